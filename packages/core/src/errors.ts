@@ -1,0 +1,109 @@
+/**
+ * The closed catalogue of error codes (DESIGN §7). Every `ok:false` result, every error
+ * body and every safe-fetch failure carries exactly one of these snake_case strings;
+ * clients match on them, so a code is never renamed or reused for another meaning.
+ */
+export const ERROR_CODES = [
+  // Request and door errors (answered before any work or charge).
+  'invalid_params',
+  'invalid_key',
+  'payment_required',
+  'payment_invalid',
+  'sandbox_exhausted',
+  'insufficient_credits',
+  'rate_limited',
+  'not_found',
+  // Upstream failures (safe-fetch).
+  'invalid_url',
+  'blocked_ssrf',
+  'dns_failure',
+  'timeout',
+  'connection_refused',
+  'connection_reset',
+  'tls_error',
+  'protocol_error',
+  'redirect_loop',
+  'too_many_redirects',
+  'body_too_large',
+  'upstream_http_error',
+  // Product outcomes.
+  'unsupported_content_type',
+  'parse_error',
+  // Our own fault.
+  'internal_error',
+] as const;
+
+/** One of the catalogue's codes. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Who emits a code, for documentation and the OpenAPI document. */
+export type ErrorOrigin = 'request' | 'door' | 'upstream' | 'product' | 'service';
+
+/** What each code means, who emits it, and an example message. */
+export interface ErrorCodeInfo {
+  readonly code: ErrorCode;
+  readonly origin: ErrorOrigin;
+  readonly meaning: string;
+  readonly example: string;
+}
+
+/** The catalogue with a meaning per code; the README table is generated from it. */
+export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
+  info('invalid_params', 'request', 'A parameter is missing, too long or malformed.', 'Expected `url` to be an http or https URL, got `ftp://x`'),
+  info('invalid_key', 'door', 'The bearer key is malformed, unknown or revoked.', 'Unknown API key ending in `a1b2`'),
+  info('payment_required', 'door', 'No payment and no key were sent to a paid route.', 'This route costs $0.005; pay with x402 or send a bearer key'),
+  info('payment_invalid', 'door', 'The x402 payment did not verify, was replayed, or did not settle.', 'Payment nonce was already used'),
+  info('sandbox_exhausted', 'door', 'A test key has used all of its sandbox calls.', 'Sandbox key used 100 of 100 calls'),
+  info('insufficient_credits', 'door', 'A live key has no allowance or credits left for this call.', 'This call costs 5 credits; 3 remain'),
+  info('rate_limited', 'door', 'The key made more calls this minute than its tier allows.', 'Sandbox keys make at most 5 calls per minute'),
+  info('not_found', 'request', 'No route answers this method and path.', 'No route for `GET /nope`'),
+  info('invalid_url', 'upstream', 'The target URL is not an absolute http(s) URL, has credentials, or is too long.', 'Expected an http or https URL, got `file:`'),
+  info('blocked_ssrf', 'upstream', 'The target resolves to an address or port the service never contacts (private, loopback, metadata, …).', 'Refused to connect to a loopback address'),
+  info('dns_failure', 'upstream', 'The target host name did not resolve.', 'Host `nope.invalid` did not resolve'),
+  info('timeout', 'upstream', 'The exchange did not finish within the 5 s deadline.', 'No complete answer within 5000 ms'),
+  info('connection_refused', 'upstream', 'The target refused the TCP connection.', 'Connection refused by 93.184.216.34:443'),
+  info('connection_reset', 'upstream', 'The connection was reset or closed before the answer was complete.', 'Connection reset by peer'),
+  info('tls_error', 'upstream', 'The TLS handshake failed (certificate, protocol or cipher).', 'Certificate has expired'),
+  info('protocol_error', 'upstream', 'The target answered with something that is not usable HTTP (oversized headers, malformed response, unsupported content-coding).', 'Unsupported content-coding `gzip, gzip`'),
+  info('redirect_loop', 'upstream', 'A redirect led back to a URL already visited.', 'Redirect loop at https://a.example/'),
+  info('too_many_redirects', 'upstream', 'More than 10 redirects were needed.', 'Stopped after 10 redirects'),
+  info('body_too_large', 'upstream', 'The body exceeded what the product can use whole (the fetch itself truncates at 10 MiB).', 'JSON body was cut at 10485760 bytes'),
+  info('upstream_http_error', 'upstream', 'The target answered with an HTTP error status.', 'Upstream answered 404'),
+  info('unsupported_content_type', 'product', 'The body is not a kind of document the product reads.', 'Expected HTML, got `application/pdf`'),
+  info('parse_error', 'product', 'The body could not be parsed as the format it claims.', 'Feed is not well-formed XML'),
+  info('internal_error', 'service', 'A fault of the service; nothing was charged.', 'Internal error (request id 3f1c…)'),
+];
+
+function info(code: ErrorCode, origin: ErrorOrigin, meaning: string, example: string): ErrorCodeInfo {
+  return Object.freeze({ code, origin, meaning, example });
+}
+
+/** Whether `value` is one of the catalogue's codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** Options of {@link StorefrontError}. */
+export interface StorefrontErrorOptions {
+  readonly status?: number;
+  readonly details?: readonly unknown[];
+  readonly cause?: unknown;
+}
+
+/**
+ * Thrown for misuse and for request errors the server turns into an HTTP answer.
+ * Bad content and network failures are never thrown: they are `ok:false` results.
+ */
+export class StorefrontError extends Error {
+  override readonly name = 'StorefrontError';
+  readonly code: ErrorCode;
+  readonly status: number | undefined;
+  readonly details: readonly unknown[] | undefined;
+
+  constructor(code: ErrorCode, message: string, options: StorefrontErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status;
+    this.details = options.details;
+  }
+}

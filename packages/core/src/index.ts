@@ -1,0 +1,29 @@
+export { type JsonValue, canonicalize } from './canonical-json.js';
+export {
+  type ContentType,
+  type DecodedText,
+  type DecodeOptions,
+  type EncodingSource,
+  decodeBytes,
+  parseContentType,
+} from './decode.js';
+export type { FetchedDocument } from './document.js';
+export {
+  ERROR_CATALOGUE,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorCodeInfo,
+  type ErrorOrigin,
+  isErrorCode,
+  StorefrontError,
+  type StorefrontErrorOptions,
+} from './errors.js';
+export { isSha256Hex, type Sha256Hex, sha256Hex, utf8ByteLength } from './hash.js';
+export {
+  fail,
+  ok,
+  type ProductFailure,
+  type ProductResult,
+  type ProductSuccess,
+} from './result.js';
+export { joinRows, type Row } from './rows.js';

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import * as core from '../src/index.js';
+import {
+  ERROR_CATALOGUE,
+  ERROR_CODES,
+  fail,
+  isErrorCode,
+  isSha256Hex,
+  joinRows,
+  ok,
+  StorefrontError,
+  sha256Hex,
+  utf8ByteLength,
+} from '../src/index.js';
+
+describe('public API', () => {
+  it('exports exactly these names', () => {
+    expect(Object.keys(core).sort()).toStrictEqual([
+      'ERROR_CATALOGUE',
+      'ERROR_CODES',
+      'StorefrontError',
+      'canonicalize',
+      'decodeBytes',
+      'fail',
+      'isErrorCode',
+      'isSha256Hex',
+      'joinRows',
+      'ok',
+      'parseContentType',
+      'sha256Hex',
+      'utf8ByteLength',
+    ]);
+  });
+});
+
+describe('error catalogue', () => {
+  it('documents every code exactly once, in the same order', () => {
+    expect(ERROR_CATALOGUE.map((entry) => entry.code)).toStrictEqual([...ERROR_CODES]);
+  });
+
+  it('holds the DESIGN §7 upstream codes', () => {
+    for (const code of [
+      'invalid_url',
+      'blocked_ssrf',
+      'dns_failure',
+      'timeout',
+      'connection_refused',
+      'connection_reset',
+      'tls_error',
+      'redirect_loop',
+      'too_many_redirects',
+      'body_too_large',
+      'upstream_http_error',
+      'unsupported_content_type',
+      'parse_error',
+    ]) {
+      expect(isErrorCode(code)).toBe(true);
+    }
+    expect(isErrorCode('ssrf')).toBe(false);
+    expect(isErrorCode(7)).toBe(false);
+  });
+
+  it('keeps codes snake_case', () => {
+    for (const code of ERROR_CODES) expect(code).toMatch(/^[a-z]+(_[a-z0-9]+)*$/);
+  });
+
+  it('carries code, status, details and cause on StorefrontError', () => {
+    const cause = new Error('inner');
+    const error = new StorefrontError('invalid_params', 'Expected `url`', {
+      status: 400,
+      details: [{ path: '/url' }],
+      cause,
+    });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('StorefrontError');
+    expect(error.code).toBe('invalid_params');
+    expect(error.status).toBe(400);
+    expect(error.details).toStrictEqual([{ path: '/url' }]);
+    expect(error.cause).toBe(cause);
+  });
+});
+
+describe('result builders', () => {
+  it('builds a success with and without extra', () => {
+    expect(ok('t', { a: 1 })).toStrictEqual({ ok: true, text: 't', data: { a: 1 } });
+    expect(ok('t', 1, { title: 'x' })).toStrictEqual({
+      ok: true,
+      text: 't',
+      data: 1,
+      extra: { title: 'x' },
+    });
+  });
+
+  it('builds a failure with only the fields given', () => {
+    expect(fail('parse_error')).toStrictEqual({ ok: false, error: 'parse_error' });
+    expect(fail<{ a: number }>('timeout', 'slow', { a: 1 })).toStrictEqual({
+      ok: false,
+      error: 'timeout',
+      message: 'slow',
+      data: { a: 1 },
+    });
+  });
+});
+
+describe('hashes', () => {
+  it('matches the FIPS 180-2 sha256 vectors', () => {
+    expect(sha256Hex('abc')).toBe(
+      '0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+    expect(sha256Hex('')).toBe(
+      '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    );
+    expect(sha256Hex(new Uint8Array([0x61, 0x62, 0x63]))).toBe(sha256Hex('abc'));
+  });
+
+  it('hashes strings as UTF-8', () => {
+    expect(sha256Hex('é')).toBe(sha256Hex(new Uint8Array([0xc3, 0xa9])));
+    expect(utf8ByteLength('é€😀')).toBe(2 + 3 + 4);
+  });
+
+  it('recognises well-formed digests only', () => {
+    expect(isSha256Hex(sha256Hex('x'))).toBe(true);
+    expect(isSha256Hex(sha256Hex('x').toUpperCase())).toBe(false);
+    expect(isSha256Hex('0x1234')).toBe(false);
+  });
+});
+
+describe('joinRows', () => {
+  it('joins rows with \\n and cells with \\t, without a trailing newline', () => {
+    expect(joinRows([['Home', 'https://a.example/'], 'plain', ['', 'https://b.example/']])).toBe(
+      'Home\thttps://a.example/\nplain\n\thttps://b.example/',
+    );
+    expect(joinRows([])).toBe('');
+  });
+
+  it.each([
+    [[['a\tb', 'c']]],
+    [[['a\nb']]],
+    [['a\r']],
+  ])('refuses cells that would make the text ambiguous: %j', (rows) => {
+    expect(() => joinRows(rows)).toThrow(StorefrontError);
+  });
+
+  it('allows tabs inside a plain string row', () => {
+    expect(joinRows(['a\tb'])).toBe('a\tb');
+  });
+});
