@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { isAddress } from 'ethers';
+import type { ServiceAttestationDocument } from './types.js';
+import { type PinnedKeys, type Verification, verifyReceipt } from './verifier.js';
+
+/** Exit codes of `storefront-verify`. */
+export const EXIT = { valid: 0, invalid: 1, badInput: 2 } as const;
+
+const USAGE = `Usage: storefront-verify [RESULT.json | -] --pin <ADDRESS | FILE | URL>
+
+Verify a Storefront receipt offline. RESULT is a whole result (or {text, attestation})
+read from a file, or from standard input when it is "-" or omitted. --pin is the signer
+key to trust: an address (0x + 40 hex), or a /.well-known/service-attestation document
+as a file or an http(s) URL.
+
+Exit status: 0 valid, 1 not valid, 2 bad input.`;
+
+/** Where the CLI reads and writes; injectable so tests can run it in-process. */
+export interface CliIo {
+  readonly stdin: () => Promise<string>;
+  readonly stdout: (line: string) => void;
+  readonly stderr: (line: string) => void;
+  readonly fetchText: (url: string) => Promise<string>;
+}
+
+/** Run `storefront-verify` with `argv` (without node and script); resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let args: { input: string; pin: string };
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    io.stderr((error as Error).message);
+    return EXIT.badInput;
+  }
+
+  let result: unknown;
+  let pinned: PinnedKeys;
+  try {
+    const raw = args.input === '-' ? await io.stdin() : readFileSync(args.input, 'utf8');
+    result = parseJson(raw, args.input === '-' ? 'standard input' : args.input);
+    pinned = await loadPin(args.pin, io);
+  } catch (error) {
+    io.stderr(`storefront-verify: ${(error as Error).message}`);
+    return EXIT.badInput;
+  }
+
+  let verification: Verification;
+  try {
+    verification = verifyReceipt(result, pinned);
+  } catch (error) {
+    io.stderr(`storefront-verify: ${(error as Error).message}`);
+    return EXIT.badInput;
+  }
+  for (const line of report(verification)) io.stdout(line);
+  return verification.valid ? EXIT.valid : EXIT.invalid;
+}
+
+/** The lines printed for a verification: one per check, then the verdict. */
+export function report(v: Verification): string[] {
+  const mark = (pass: boolean | null) => (pass === null ? 'n/a ' : pass ? 'pass' : 'FAIL');
+  const lines = [
+    `contentHash  ${mark(v.checks.contentHash)}  sha256(text) matches the signed contentHash`,
+    `signature    ${mark(v.checks.signature)}  EIP-191 signer ${v.signer ?? '(none recovered)'}`,
+    `pinnedKey    ${mark(v.checks.pinnedKey)}  signer is ${v.checks.pinnedKey ? '' : 'not '}a pinned key`,
+    `envelope     ${mark(v.checks.envelope)}  url, status and fetchedAt ${v.checks.envelope === null ? 'not in the input' : 'match the signed message'}`,
+  ];
+  for (const problem of v.problems) lines.push(`  - ${problem}`);
+  lines.push(v.valid ? `valid (${v.keyId})` : 'NOT VALID');
+  return lines;
+}
+
+function parseArgs(argv: readonly string[]): { input: string; pin: string } {
+  let input: string | undefined;
+  let pin: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-h' || arg === '--help') throw new Error(USAGE);
+    if (arg === '--pin' || arg === '-p') {
+      pin = argv[++i];
+      if (pin === undefined) throw new Error(`storefront-verify: --pin needs a value\n\n${USAGE}`);
+    } else if (arg.startsWith('--pin=')) {
+      pin = arg.slice('--pin='.length);
+    } else if (arg.startsWith('-') && arg !== '-') {
+      throw new Error(`storefront-verify: unknown option \`${arg}\`\n\n${USAGE}`);
+    } else if (input === undefined) {
+      input = arg;
+    } else {
+      throw new Error(`storefront-verify: expected one result, got \`${input}\` and \`${arg}\`\n\n${USAGE}`);
+    }
+  }
+  if (pin === undefined || pin === '') throw new Error(`storefront-verify: --pin is required\n\n${USAGE}`);
+  return { input: input ?? '-', pin };
+}
+
+async function loadPin(pin: string, io: CliIo): Promise<PinnedKeys> {
+  if (isAddress(pin)) return pin;
+  let raw: string;
+  if (/^https?:\/\//i.test(pin)) {
+    raw = await io.fetchText(pin);
+  } else {
+    raw = readFileSync(pin, 'utf8');
+  }
+  const doc = parseJson(raw, pin);
+  if (typeof doc !== 'object' || doc === null || typeof (doc as { address?: unknown }).address !== 'string') {
+    throw new Error(`${pin} is not a service-attestation document (no \`address\`)`);
+  }
+  return doc as ServiceAttestationDocument;
+}
+
+function parseJson(raw: string, where: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new Error(`${where} is not JSON`);
+  }
+}
+
+/** The real process's IO. */
+export const processIo: CliIo = {
+  stdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  stdout: (line) => process.stdout.write(`${line}\n`),
+  stderr: (line) => process.stderr.write(`${line}\n`),
+  fetchText: async (url) => {
+    const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
+    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+    return response.text();
+  },
+};

@@ -1,0 +1,12 @@
+export { EXIT, report, runCli, type CliIo } from './cli.js';
+export { ATTEST_ALG, ATTEST_SCHEME, buildMessage, type MessageFields, parseMessage } from './message.js';
+export {
+  createSigner,
+  generatePrivateKey,
+  HOW_TO_VERIFY,
+  NONCE_BYTES,
+  type Signer,
+  type SignerOptions,
+} from './signer.js';
+export type { Attestation, RetiredKey, ServiceAttestationDocument, SignMeta } from './types.js';
+export { type PinnedKeys, type Verification, verifyReceipt } from './verifier.js';

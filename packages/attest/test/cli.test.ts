@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ATTEST_SCHEME, type CliIo, EXIT, runCli } from '../src/index.js';
+import { signedResult, TEST_ADDRESS } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'storefront-verify-'));
+const write = (name: string, value: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+};
+
+const good = signedResult('receipt under test');
+const goodFile = write('good.json', good);
+const badFile = write('bad.json', { ...good, text: 'receipt under tesT' });
+const doc = { scheme: ATTEST_SCHEME, alg: 'EIP-191-personal_sign', keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`, address: TEST_ADDRESS, retired: [] };
+const docFile = write('service-attestation.json', doc);
+
+function io(stdin = ''): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdin: async () => stdin,
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+    fetchText: async (url) => {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+      return response.text();
+    },
+  };
+}
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/.well-known/service-attestation') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(doc));
+    } else {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('storefront-verify', () => {
+  it('exits 0 and prints one line per check for a valid receipt pinned by address', async () => {
+    const t = io();
+    expect(await runCli([goodFile, '--pin', TEST_ADDRESS], t)).toBe(EXIT.valid);
+    expect(t.out).toStrictEqual([
+      'contentHash  pass  sha256(text) matches the signed contentHash',
+      `signature    pass  EIP-191 signer ${TEST_ADDRESS}`,
+      'pinnedKey    pass  signer is a pinned key',
+      'envelope     pass  url, status and fetchedAt match the signed message',
+      `valid (${ATTEST_SCHEME}:${TEST_ADDRESS})`,
+    ]);
+  });
+
+  it('exits 1 for a tampered receipt and says which check failed', async () => {
+    const t = io();
+    expect(await runCli([badFile, '--pin', TEST_ADDRESS], t)).toBe(EXIT.invalid);
+    expect(t.out[0]).toMatch(/^contentHash {2}FAIL/);
+    expect(t.out.at(-1)).toBe('NOT VALID');
+  });
+
+  it('reads the receipt from standard input', async () => {
+    const t = io(JSON.stringify(good));
+    expect(await runCli(['--pin', TEST_ADDRESS], t)).toBe(EXIT.valid);
+    expect(await runCli(['-', `--pin=${TEST_ADDRESS}`], io(JSON.stringify(good)))).toBe(EXIT.valid);
+  });
+
+  it('takes the pin from a service-attestation file', async () => {
+    expect(await runCli([goodFile, '--pin', docFile], io())).toBe(EXIT.valid);
+  });
+
+  it('takes the pin from a service-attestation URL', async () => {
+    const t = io();
+    expect(await runCli([goodFile, '--pin', `${base}/.well-known/service-attestation`], t)).toBe(EXIT.valid);
+    const missing = io();
+    expect(await runCli([goodFile, '--pin', `${base}/nope`], missing)).toBe(EXIT.badInput);
+    expect(missing.err.join('\n')).toMatch(/HTTP 404/);
+  });
+
+  it('exits 1 when pinned to another address', async () => {
+    expect(await runCli([goodFile, '--pin', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'], io())).toBe(EXIT.invalid);
+  });
+
+  it.each([
+    ['no pin', [goodFile]],
+    ['a pin without value', [goodFile, '--pin']],
+    ['an unknown option', [goodFile, '--pin', TEST_ADDRESS, '--fast']],
+    ['two inputs', [goodFile, goodFile, '--pin', TEST_ADDRESS]],
+    ['a missing file', [join(dir, 'nope.json'), '--pin', TEST_ADDRESS]],
+    ['input that is not JSON', [write('junk.json', 'not json'), '--pin', TEST_ADDRESS]],
+    ['a pin file that is not a document', [goodFile, '--pin', write('pin.json', { hello: 1 })]],
+    ['a pin that is neither address nor file', [goodFile, '--pin', '0x1234']],
+  ])('exits 2 on bad input: %s', async (_name, argv) => {
+    const t = io();
+    expect(await runCli(argv, t)).toBe(EXIT.badInput);
+    expect(t.err.length).toBeGreaterThan(0);
+    expect(t.out).toStrictEqual([]);
+  });
+
+  it('works as a real process with stdin and exit codes', () => {
+    const bin = join(import.meta.dirname, '../src/bin.ts');
+    const run = (input: string, pin: string) =>
+      spawnSync(process.execPath, ['--conditions=@storefront/source', '--import', 'tsx', bin, '--pin', pin], {
+        input,
+        encoding: 'utf8',
+      });
+    const valid = run(JSON.stringify(good), TEST_ADDRESS);
+    expect(valid.status).toBe(0);
+    expect(valid.stdout.trim().split('\n')).toHaveLength(5);
+    expect(run(JSON.stringify({ ...good, text: 'x' }), TEST_ADDRESS).status).toBe(1);
+    const bad = run('{', TEST_ADDRESS);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/not JSON/);
+  });
+});

@@ -1,0 +1,38 @@
+import { createSigner } from '../src/index.js';
+
+/** Hardhat's well-known development account #0: never holds value anywhere. */
+export const TEST_PRIVATE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+export const TEST_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+/** Hardhat account #1, used as "some other key". */
+export const OTHER_PRIVATE_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+export const VECTOR_INPUT = {
+  text: 'Hello, Storefront.\nThis line is signed too.',
+  url: 'https://example.com/article?id=7',
+  status: 200,
+  fetchedAt: '2026-01-02T03:04:05.678Z',
+  signedAt: '2026-01-02T03:04:06.000Z',
+  nonceBytes: '000102030405060708090a0b0c0d0e0f',
+} as const;
+
+/** A signer whose clock and nonce are fixed, so its output is a reproducible vector. */
+export function vectorSigner() {
+  return createSigner(TEST_PRIVATE_KEY, {
+    clock: () => new Date(VECTOR_INPUT.signedAt),
+    random: (size) => Buffer.from(VECTOR_INPUT.nonceBytes, 'hex').subarray(0, size),
+  });
+}
+
+/** A signed result shaped like a service response. */
+export function signedResult(text = 'page text', privateKey = TEST_PRIVATE_KEY) {
+  const meta = { url: 'https://example.com/', status: 200, fetchedAt: '2026-03-04T05:06:07.000Z' };
+  const attestation = createSigner(privateKey).sign(text, meta);
+  return { ok: true, ...meta, text, attestation };
+}
+
+/** Change one character of a string at `index` (to a different one). */
+export function flipChar(value: string, index: number): string {
+  const ch = value[index];
+  const replacement = ch === 'a' ? 'b' : ch === '0' ? '1' : ch === '1' ? '2' : 'a';
+  return value.slice(0, index) + replacement + value.slice(index + 1);
+}

@@ -1,0 +1,173 @@
+import { verifyMessage as ethersVerify } from 'ethers';
+import { verifyMessage as viemVerify } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { ATTEST_SCHEME, createSigner, generatePrivateKey, verifyReceipt } from '../src/index.js';
+import { flipChar, OTHER_PRIVATE_KEY, signedResult, TEST_ADDRESS } from './helpers.js';
+
+type Result = ReturnType<typeof signedResult>;
+
+/** What the three independent verifiers say about a result against a pinned address. */
+async function threeVerdicts(result: Result, pinned: string) {
+  const { message } = result.attestation.verify;
+  const { signature } = result.attestation;
+  let ethers: boolean;
+  try {
+    ethers = ethersVerify(message, signature).toLowerCase() === pinned.toLowerCase();
+  } catch {
+    ethers = false;
+  }
+  let viem: boolean;
+  try {
+    viem = await viemVerify({
+      address: pinned as `0x${string}`,
+      message,
+      signature: signature as `0x${string}`,
+    });
+  } catch {
+    viem = false;
+  }
+  return { ours: verifyReceipt(result, pinned).valid, ethers, viem };
+}
+
+const clone = (value: Result): Result => structuredClone(value);
+
+describe('verifyReceipt', () => {
+  it('accepts a fresh receipt, and agrees with ethers and viem', async () => {
+    const result = signedResult('some page text');
+    const verdict = verifyReceipt(result, TEST_ADDRESS);
+    expect(verdict).toStrictEqual({
+      valid: true,
+      checks: { contentHash: true, signature: true, pinnedKey: true, envelope: true },
+      signer: TEST_ADDRESS,
+      keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`,
+      problems: [],
+    });
+    expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({ ours: true, ethers: true, viem: true });
+  });
+
+  it('accepts {text, attestation} alone, with no envelope to compare', () => {
+    const { text, attestation } = signedResult();
+    const verdict = verifyReceipt({ text, attestation }, TEST_ADDRESS);
+    expect(verdict.valid).toBe(true);
+    expect(verdict.checks.envelope).toBeNull();
+  });
+
+  it('fails when one byte of text changes (ethers and viem still see a good signature)', async () => {
+    const result = clone(signedResult('abcdef'));
+    result.text = flipChar(result.text, 3);
+    const verdict = verifyReceipt(result, TEST_ADDRESS);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.checks).toMatchObject({ contentHash: false, signature: true, pinnedKey: true });
+  });
+
+  it.each([0, 25, 100])('fails in all three verifiers when byte %i of verify.message changes', async (index) => {
+    const result = clone(signedResult());
+    result.attestation.verify.message = flipChar(result.attestation.verify.message, index);
+    expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({ ours: false, ethers: false, viem: false });
+  });
+
+  it.each([2, 40, 129])('fails in all three verifiers when byte %i of the signature changes', async (index) => {
+    const result = clone(signedResult());
+    result.attestation.signature = flipChar(result.attestation.signature, index);
+    expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({ ours: false, ethers: false, viem: false });
+  });
+
+  it('fails in all three verifiers when one byte of the pinned address changes', async () => {
+    const pinned = flipChar(TEST_ADDRESS.toLowerCase(), 10);
+    const verdict = verifyReceipt(signedResult(), pinned);
+    expect(verdict.checks).toMatchObject({ contentHash: true, signature: true, pinnedKey: false });
+    expect(await threeVerdicts(signedResult(), pinned)).toStrictEqual({ ours: false, ethers: false, viem: false });
+  });
+
+  it('fails a receipt signed by another key, even when `address` claims ours', () => {
+    const result = clone(signedResult('x', OTHER_PRIVATE_KEY));
+    result.attestation = { ...result.attestation, address: TEST_ADDRESS, keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}` };
+    const verdict = verifyReceipt(result, TEST_ADDRESS);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.checks.signature).toBe(false);
+    expect(verdict.checks.pinnedKey).toBe(false);
+  });
+
+  it.each([
+    ['url', (r: Result) => ({ ...r, url: 'https://evil.example/' })],
+    ['status', (r: Result) => ({ ...r, status: 404 })],
+    ['fetchedAt', (r: Result) => ({ ...r, fetchedAt: '2030-01-01T00:00:00.000Z' })],
+  ])('fails when the result’s %s differs from the signed one', (_field, tamper) => {
+    const verdict = verifyReceipt(tamper(signedResult()), TEST_ADDRESS);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.checks.envelope).toBe(false);
+  });
+
+  it('fails when contentHash is changed to match a tampered text', () => {
+    const result = clone(signedResult('original'));
+    result.text = 'tampered';
+    result.attestation = { ...result.attestation, contentHash: '0x' + '0'.repeat(64) };
+    expect(verifyReceipt(result, TEST_ADDRESS).checks.contentHash).toBe(false);
+  });
+
+  it('fails a changed keyId or nonce', () => {
+    const a = clone(signedResult());
+    a.attestation = { ...a.attestation, keyId: 'storefront-attest/2:' + TEST_ADDRESS };
+    expect(verifyReceipt(a, TEST_ADDRESS).checks.signature).toBe(false);
+    const b = clone(signedResult());
+    b.attestation = { ...b.attestation, nonce: '0x' + 'f'.repeat(32) };
+    expect(verifyReceipt(b, TEST_ADDRESS).checks.signature).toBe(false);
+  });
+
+  it.each([null, 7, 'text', [], {}, { text: 1 }, { text: 'x', attestation: 'y' }, { text: 'x', attestation: { verify: null } }])(
+    'answers (does not throw) for malformed input %j',
+    (input) => {
+      const verdict = verifyReceipt(input, TEST_ADDRESS);
+      expect(verdict.valid).toBe(false);
+      expect(verdict.problems.length).toBeGreaterThan(0);
+    },
+  );
+
+  it('accepts a service-attestation document, including a retired key before its retirement', () => {
+    const retiredKey = OTHER_PRIVATE_KEY;
+    const old = signedResult('old receipt', retiredKey);
+    const retiredAddress = createSigner(retiredKey).address;
+    const doc = {
+      scheme: ATTEST_SCHEME,
+      alg: 'EIP-191-personal_sign',
+      keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`,
+      address: TEST_ADDRESS,
+      retired: [{ keyId: `${ATTEST_SCHEME}:${retiredAddress}`, address: retiredAddress, retiredAt: '2100-01-01T00:00:00.000Z' }],
+    };
+    expect(verifyReceipt(signedResult(), doc).valid).toBe(true);
+    expect(verifyReceipt(old, doc).valid).toBe(true);
+    const afterRetirement = { ...doc, retired: [{ ...doc.retired[0]!, retiredAt: '2000-01-01T00:00:00.000Z' }] };
+    expect(verifyReceipt(old, afterRetirement).checks.pinnedKey).toBe(false);
+  });
+
+  it('throws on a pinned value that is not an address (misuse)', () => {
+    expect(() => verifyReceipt(signedResult(), 'not-an-address')).toThrow(/pinned address/);
+    expect(() => verifyReceipt(signedResult(), [])).toThrow(/at least one/);
+  });
+});
+
+describe('createSigner', () => {
+  it('uses a fresh 128-bit nonce per receipt', () => {
+    const signer = createSigner(generatePrivateKey());
+    const meta = { url: 'https://a.example/', status: 200, fetchedAt: '2026-01-01T00:00:00.000Z' };
+    const nonces = new Set(Array.from({ length: 200 }, () => signer.sign('x', meta).nonce));
+    expect(nonces.size).toBe(200);
+    for (const nonce of nonces) expect(nonce).toMatch(/^0x[0-9a-f]{32}$/);
+  });
+
+  it('signs status null as `none` for hosts that never answered', () => {
+    const signer = createSigner(generatePrivateKey());
+    const attestation = signer.sign('{}', { url: 'https://down.example/', status: null, fetchedAt: '2026-01-01T00:00:00.000Z' });
+    expect(attestation.verify.message.split('\n')[3]).toBe('status:none');
+    expect(verifyReceipt({ text: '{}', url: 'https://down.example/', status: null, attestation }, signer.address).valid).toBe(true);
+  });
+
+  it.each(['', '0x12', 'zz'.repeat(32)])('refuses the private key %j', (key) => {
+    expect(() => createSigner(key)).toThrow(/private key/);
+  });
+
+  it('refuses a url with a line break, which would make the message ambiguous', () => {
+    const signer = createSigner(generatePrivateKey());
+    expect(() => signer.sign('x', { url: 'https://a.example/\nnonce:0x00', status: 200, fetchedAt: '2026-01-01T00:00:00.000Z' })).toThrow(/single-line/);
+  });
+});
