@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
 /**
@@ -5,10 +6,10 @@ import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
  * through the `@storefront/source` export condition, so no build is needed first.
  */
 export function storefrontProject(name: string, test: UserWorkspaceConfig['test'] = {}) {
-  const conditions = ['@storefront/source', 'node', 'import', 'module', 'default'];
+  const conditions = ['@storefront/source', ...defaultServerConditions];
   return defineProject({
     resolve: { conditions },
-    ssr: { resolve: { conditions, externalConditions: ['@storefront/source'] } },
+    ssr: { resolve: { conditions } },
     test: { name, environment: 'node', testTimeout: 20_000, ...test },
   });
 }

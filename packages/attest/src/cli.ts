@@ -85,10 +85,13 @@ function parseArgs(argv: readonly string[]): { input: string; pin: string } {
     } else if (input === undefined) {
       input = arg;
     } else {
-      throw new Error(`storefront-verify: expected one result, got \`${input}\` and \`${arg}\`\n\n${USAGE}`);
+      throw new Error(
+        `storefront-verify: expected one result, got \`${input}\` and \`${arg}\`\n\n${USAGE}`,
+      );
     }
   }
-  if (pin === undefined || pin === '') throw new Error(`storefront-verify: --pin is required\n\n${USAGE}`);
+  if (pin === undefined || pin === '')
+    throw new Error(`storefront-verify: --pin is required\n\n${USAGE}`);
   return { input: input ?? '-', pin };
 }
 
@@ -101,7 +104,11 @@ async function loadPin(pin: string, io: CliIo): Promise<PinnedKeys> {
     raw = readFileSync(pin, 'utf8');
   }
   const doc = parseJson(raw, pin);
-  if (typeof doc !== 'object' || doc === null || typeof (doc as { address?: unknown }).address !== 'string') {
+  if (
+    typeof doc !== 'object' ||
+    doc === null ||
+    typeof (doc as { address?: unknown }).address !== 'string'
+  ) {
     throw new Error(`${pin} is not a service-attestation document (no \`address\`)`);
   }
   return doc as ServiceAttestationDocument;

@@ -1,5 +1,11 @@
-export { EXIT, report, runCli, type CliIo } from './cli.js';
-export { ATTEST_ALG, ATTEST_SCHEME, buildMessage, type MessageFields, parseMessage } from './message.js';
+export { type CliIo, EXIT, report, runCli } from './cli.js';
+export {
+  ATTEST_ALG,
+  ATTEST_SCHEME,
+  buildMessage,
+  type MessageFields,
+  parseMessage,
+} from './message.js';
 export {
   createSigner,
   generatePrivateKey,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex, StorefrontError } from '@storefront/core';
+import { StorefrontError, sha256Hex } from '@storefront/core';
 import { Wallet } from 'ethers';
 import { ATTEST_ALG, ATTEST_SCHEME, buildMessage } from './message.js';
 import type { Attestation, SignMeta } from './types.js';
@@ -55,7 +55,10 @@ export function createSigner(privateKey: string, options: SignerOptions = {}): S
     keyId,
     sign(text, meta) {
       if (typeof text !== 'string') {
-        throw new StorefrontError('internal_error', `Expected \`text\` as a string, got \`${typeof text}\``);
+        throw new StorefrontError(
+          'internal_error',
+          `Expected \`text\` as a string, got \`${typeof text}\``,
+        );
       }
       const contentHash = sha256Hex(text);
       const nonce = `0x${Buffer.from(random(NONCE_BYTES)).toString('hex')}`;

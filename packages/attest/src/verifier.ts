@@ -72,7 +72,9 @@ export function verifyReceipt(result: unknown, pinned: PinnedKeys): Verification
     if (signer === null) {
       problems.push('`signature` is not a valid 65-byte EIP-191 signature of `verify.message`.');
     } else if (!sameAddress(attestation.address, signer)) {
-      problems.push(`The message was signed by ${signer}, not by \`address\` ${String(attestation.address)}.`);
+      problems.push(
+        `The message was signed by ${signer}, not by \`address\` ${String(attestation.address)}.`,
+      );
     } else if (keyId !== `${ATTEST_SCHEME}:${signer}`) {
       problems.push(`\`keyId\` should be ${ATTEST_SCHEME}:${signer}.`);
     } else if (attestation.alg !== ATTEST_ALG) {
@@ -93,8 +95,10 @@ export function verifyReceipt(result: unknown, pinned: PinnedKeys): Verification
   }
 
   // 4. Envelope: the fields the result shows are the ones that were signed.
-  const envelope = fields === null ? (hasEnvelope(input) ? false : null) : checkEnvelope(input, fields);
-  if (envelope === false) problems.push('The result’s url, status or fetchedAt differ from the signed message.');
+  const envelope =
+    fields === null ? (hasEnvelope(input) ? false : null) : checkEnvelope(input, fields);
+  if (envelope === false)
+    problems.push('The result’s url, status or fetchedAt differ from the signed message.');
 
   return {
     valid: contentHash && signature && pinnedKey && envelope !== false,
@@ -114,22 +118,31 @@ function normalisePins(pinned: PinnedKeys): Pins {
   if (typeof pinned === 'string' || Array.isArray(pinned)) {
     const list = (typeof pinned === 'string' ? [pinned] : pinned) as readonly unknown[];
     const current = list.map((value) => checkedAddress(value));
-    if (current.length === 0) throw new StorefrontError('invalid_params', 'Expected at least one pinned address');
+    if (current.length === 0)
+      throw new StorefrontError('invalid_params', 'Expected at least one pinned address');
     return { current, retired: [] };
   }
   if (!isRecord(pinned)) {
-    throw new StorefrontError('invalid_params', 'Expected a pinned address or a service-attestation document');
+    throw new StorefrontError(
+      'invalid_params',
+      'Expected a pinned address or a service-attestation document',
+    );
   }
   const doc = pinned as ServiceAttestationDocument;
   const retired = Array.isArray(doc.retired)
-    ? doc.retired.filter((key) => isRecord(key) && isAddress(key.address) && typeof key.retiredAt === 'string')
+    ? doc.retired.filter(
+        (key) => isRecord(key) && isAddress(key.address) && typeof key.retiredAt === 'string',
+      )
     : [];
   return { current: [checkedAddress(doc.address)], retired };
 }
 
 function checkedAddress(value: unknown): string {
   if (typeof value !== 'string' || !isAddress(value)) {
-    throw new StorefrontError('invalid_params', `Expected a pinned address as 0x + 40 hex digits, got \`${String(value)}\``);
+    throw new StorefrontError(
+      'invalid_params',
+      `Expected a pinned address as 0x + 40 hex digits, got \`${String(value)}\``,
+    );
   }
   return getAddress(value.toLowerCase());
 }
@@ -139,7 +152,8 @@ function isPinned(signer: string, signedAt: unknown, pins: Pins): boolean {
   // A retired key still vouches for receipts it signed before it was retired.
   const at = typeof signedAt === 'string' ? Date.parse(signedAt) : Number.NaN;
   return pins.retired.some(
-    (key) => sameAddress(key.address, signer) && !Number.isNaN(at) && at <= Date.parse(key.retiredAt),
+    (key) =>
+      sameAddress(key.address, signer) && !Number.isNaN(at) && at <= Date.parse(key.retiredAt),
   );
 }
 

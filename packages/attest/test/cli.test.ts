@@ -17,7 +17,13 @@ const write = (name: string, value: unknown) => {
 const good = signedResult('receipt under test');
 const goodFile = write('good.json', good);
 const badFile = write('bad.json', { ...good, text: 'receipt under tesT' });
-const doc = { scheme: ATTEST_SCHEME, alg: 'EIP-191-personal_sign', keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`, address: TEST_ADDRESS, retired: [] };
+const doc = {
+  scheme: ATTEST_SCHEME,
+  alg: 'EIP-191-personal_sign',
+  keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`,
+  address: TEST_ADDRESS,
+  retired: [],
+};
 const docFile = write('service-attestation.json', doc);
 
 function io(stdin = ''): CliIo & { out: string[]; err: string[] } {
@@ -87,14 +93,18 @@ describe('storefront-verify', () => {
 
   it('takes the pin from a service-attestation URL', async () => {
     const t = io();
-    expect(await runCli([goodFile, '--pin', `${base}/.well-known/service-attestation`], t)).toBe(EXIT.valid);
+    expect(await runCli([goodFile, '--pin', `${base}/.well-known/service-attestation`], t)).toBe(
+      EXIT.valid,
+    );
     const missing = io();
     expect(await runCli([goodFile, '--pin', `${base}/nope`], missing)).toBe(EXIT.badInput);
     expect(missing.err.join('\n')).toMatch(/HTTP 404/);
   });
 
   it('exits 1 when pinned to another address', async () => {
-    expect(await runCli([goodFile, '--pin', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'], io())).toBe(EXIT.invalid);
+    expect(
+      await runCli([goodFile, '--pin', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'], io()),
+    ).toBe(EXIT.invalid);
   });
 
   it.each([
@@ -116,10 +126,14 @@ describe('storefront-verify', () => {
   it('works as a real process with stdin and exit codes', () => {
     const bin = join(import.meta.dirname, '../src/bin.ts');
     const run = (input: string, pin: string) =>
-      spawnSync(process.execPath, ['--conditions=@storefront/source', '--import', 'tsx', bin, '--pin', pin], {
-        input,
-        encoding: 'utf8',
-      });
+      spawnSync(
+        process.execPath,
+        ['--conditions=@storefront/source', '--import', 'tsx', bin, '--pin', pin],
+        {
+          input,
+          encoding: 'utf8',
+        },
+      );
     const valid = run(JSON.stringify(good), TEST_ADDRESS);
     expect(valid.status).toBe(0);
     expect(valid.stdout.trim().split('\n')).toHaveLength(5);

@@ -42,7 +42,11 @@ describe('verifyReceipt', () => {
       keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`,
       problems: [],
     });
-    expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({ ours: true, ethers: true, viem: true });
+    expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({
+      ours: true,
+      ethers: true,
+      viem: true,
+    });
   });
 
   it('accepts {text, attestation} alone, with no envelope to compare', () => {
@@ -60,28 +64,50 @@ describe('verifyReceipt', () => {
     expect(verdict.checks).toMatchObject({ contentHash: false, signature: true, pinnedKey: true });
   });
 
-  it.each([0, 25, 100])('fails in all three verifiers when byte %i of verify.message changes', async (index) => {
-    const result = clone(signedResult());
-    result.attestation.verify.message = flipChar(result.attestation.verify.message, index);
-    expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({ ours: false, ethers: false, viem: false });
-  });
+  it.each([0, 25, 100])(
+    'fails in all three verifiers when byte %i of verify.message changes',
+    async (index) => {
+      const result = clone(signedResult());
+      result.attestation.verify.message = flipChar(result.attestation.verify.message, index);
+      expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({
+        ours: false,
+        ethers: false,
+        viem: false,
+      });
+    },
+  );
 
-  it.each([2, 40, 129])('fails in all three verifiers when byte %i of the signature changes', async (index) => {
-    const result = clone(signedResult());
-    result.attestation.signature = flipChar(result.attestation.signature, index);
-    expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({ ours: false, ethers: false, viem: false });
-  });
+  it.each([2, 40, 129])(
+    'fails in all three verifiers when byte %i of the signature changes',
+    async (index) => {
+      const result = clone(signedResult());
+      result.attestation.signature = flipChar(result.attestation.signature, index);
+      expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({
+        ours: false,
+        ethers: false,
+        viem: false,
+      });
+    },
+  );
 
   it('fails in all three verifiers when one byte of the pinned address changes', async () => {
     const pinned = flipChar(TEST_ADDRESS.toLowerCase(), 10);
     const verdict = verifyReceipt(signedResult(), pinned);
     expect(verdict.checks).toMatchObject({ contentHash: true, signature: true, pinnedKey: false });
-    expect(await threeVerdicts(signedResult(), pinned)).toStrictEqual({ ours: false, ethers: false, viem: false });
+    expect(await threeVerdicts(signedResult(), pinned)).toStrictEqual({
+      ours: false,
+      ethers: false,
+      viem: false,
+    });
   });
 
   it('fails a receipt signed by another key, even when `address` claims ours', () => {
     const result = clone(signedResult('x', OTHER_PRIVATE_KEY));
-    result.attestation = { ...result.attestation, address: TEST_ADDRESS, keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}` };
+    result.attestation = {
+      ...result.attestation,
+      address: TEST_ADDRESS,
+      keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`,
+    };
     const verdict = verifyReceipt(result, TEST_ADDRESS);
     expect(verdict.valid).toBe(false);
     expect(verdict.checks.signature).toBe(false);
@@ -114,14 +140,20 @@ describe('verifyReceipt', () => {
     expect(verifyReceipt(b, TEST_ADDRESS).checks.signature).toBe(false);
   });
 
-  it.each([null, 7, 'text', [], {}, { text: 1 }, { text: 'x', attestation: 'y' }, { text: 'x', attestation: { verify: null } }])(
-    'answers (does not throw) for malformed input %j',
-    (input) => {
-      const verdict = verifyReceipt(input, TEST_ADDRESS);
-      expect(verdict.valid).toBe(false);
-      expect(verdict.problems.length).toBeGreaterThan(0);
-    },
-  );
+  it.each([
+    null,
+    7,
+    'text',
+    [],
+    {},
+    { text: 1 },
+    { text: 'x', attestation: 'y' },
+    { text: 'x', attestation: { verify: null } },
+  ])('answers (does not throw) for malformed input %j', (input) => {
+    const verdict = verifyReceipt(input, TEST_ADDRESS);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.problems.length).toBeGreaterThan(0);
+  });
 
   it('accepts a service-attestation document, including a retired key before its retirement', () => {
     const retiredKey = OTHER_PRIVATE_KEY;
@@ -132,11 +164,20 @@ describe('verifyReceipt', () => {
       alg: 'EIP-191-personal_sign',
       keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`,
       address: TEST_ADDRESS,
-      retired: [{ keyId: `${ATTEST_SCHEME}:${retiredAddress}`, address: retiredAddress, retiredAt: '2100-01-01T00:00:00.000Z' }],
+      retired: [
+        {
+          keyId: `${ATTEST_SCHEME}:${retiredAddress}`,
+          address: retiredAddress,
+          retiredAt: '2100-01-01T00:00:00.000Z',
+        },
+      ],
     };
     expect(verifyReceipt(signedResult(), doc).valid).toBe(true);
     expect(verifyReceipt(old, doc).valid).toBe(true);
-    const afterRetirement = { ...doc, retired: [{ ...doc.retired[0]!, retiredAt: '2000-01-01T00:00:00.000Z' }] };
+    const afterRetirement = {
+      ...doc,
+      retired: [{ ...doc.retired[0]!, retiredAt: '2000-01-01T00:00:00.000Z' }],
+    };
     expect(verifyReceipt(old, afterRetirement).checks.pinnedKey).toBe(false);
   });
 
@@ -157,9 +198,18 @@ describe('createSigner', () => {
 
   it('signs status null as `none` for hosts that never answered', () => {
     const signer = createSigner(generatePrivateKey());
-    const attestation = signer.sign('{}', { url: 'https://down.example/', status: null, fetchedAt: '2026-01-01T00:00:00.000Z' });
+    const attestation = signer.sign('{}', {
+      url: 'https://down.example/',
+      status: null,
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(attestation.verify.message.split('\n')[3]).toBe('status:none');
-    expect(verifyReceipt({ text: '{}', url: 'https://down.example/', status: null, attestation }, signer.address).valid).toBe(true);
+    expect(
+      verifyReceipt(
+        { text: '{}', url: 'https://down.example/', status: null, attestation },
+        signer.address,
+      ).valid,
+    ).toBe(true);
   });
 
   it.each(['', '0x12', 'zz'.repeat(32)])('refuses the private key %j', (key) => {
@@ -168,6 +218,12 @@ describe('createSigner', () => {
 
   it('refuses a url with a line break, which would make the message ambiguous', () => {
     const signer = createSigner(generatePrivateKey());
-    expect(() => signer.sign('x', { url: 'https://a.example/\nnonce:0x00', status: 200, fetchedAt: '2026-01-01T00:00:00.000Z' })).toThrow(/single-line/);
+    expect(() =>
+      signer.sign('x', {
+        url: 'https://a.example/\nnonce:0x00',
+        status: 200,
+        fetchedAt: '2026-01-01T00:00:00.000Z',
+      }),
+    ).toThrow(/single-line/);
   });
 });

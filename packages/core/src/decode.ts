@@ -59,7 +59,8 @@ export function decodeBytes(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   const parsed = contentType === null ? null : parseContentType(contentType);
   if (parsed?.charset) {
     const name = usableName(whatwgEncoding.labelToName(parsed.charset));
-    if (name !== null) return { text: decodeAs(bytes, name), encoding: name, source: 'content-type' };
+    if (name !== null)
+      return { text: decodeAs(bytes, name), encoding: name, source: 'content-type' };
   }
 
   const sniff = options.sniff ?? sniffKind(parsed?.mediaType ?? null);
@@ -96,7 +97,8 @@ export function parseContentType(value: string): ContentType | null {
     if (eq === -1) continue;
     if (param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
     let raw = param.slice(eq + 1).trim();
-    if (raw.startsWith('"')) raw = raw.slice(1, raw.indexOf('"', 1) === -1 ? undefined : raw.indexOf('"', 1));
+    if (raw.startsWith('"'))
+      raw = raw.slice(1, raw.indexOf('"', 1) === -1 ? undefined : raw.indexOf('"', 1));
     if (raw !== '' && charset === null) charset = raw;
   }
   return { mediaType, charset };

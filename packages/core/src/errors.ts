@@ -49,32 +49,152 @@ export interface ErrorCodeInfo {
 
 /** The catalogue with a meaning per code; the README table is generated from it. */
 export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
-  info('invalid_params', 'request', 'A parameter is missing, too long or malformed.', 'Expected `url` to be an http or https URL, got `ftp://x`'),
-  info('invalid_key', 'door', 'The bearer key is malformed, unknown or revoked.', 'Unknown API key ending in `a1b2`'),
-  info('payment_required', 'door', 'No payment and no key were sent to a paid route.', 'This route costs $0.005; pay with x402 or send a bearer key'),
-  info('payment_invalid', 'door', 'The x402 payment did not verify, was replayed, or did not settle.', 'Payment nonce was already used'),
-  info('sandbox_exhausted', 'door', 'A test key has used all of its sandbox calls.', 'Sandbox key used 100 of 100 calls'),
-  info('insufficient_credits', 'door', 'A live key has no allowance or credits left for this call.', 'This call costs 5 credits; 3 remain'),
-  info('rate_limited', 'door', 'The key made more calls this minute than its tier allows.', 'Sandbox keys make at most 5 calls per minute'),
-  info('not_found', 'request', 'No route answers this method and path.', 'No route for `GET /nope`'),
-  info('invalid_url', 'upstream', 'The target URL is not an absolute http(s) URL, has credentials, or is too long.', 'Expected an http or https URL, got `file:`'),
-  info('blocked_ssrf', 'upstream', 'The target resolves to an address or port the service never contacts (private, loopback, metadata, …).', 'Refused to connect to a loopback address'),
-  info('dns_failure', 'upstream', 'The target host name did not resolve.', 'Host `nope.invalid` did not resolve'),
-  info('timeout', 'upstream', 'The exchange did not finish within the 5 s deadline.', 'No complete answer within 5000 ms'),
-  info('connection_refused', 'upstream', 'The target refused the TCP connection.', 'Connection refused by 93.184.216.34:443'),
-  info('connection_reset', 'upstream', 'The connection was reset or closed before the answer was complete.', 'Connection reset by peer'),
-  info('tls_error', 'upstream', 'The TLS handshake failed (certificate, protocol or cipher).', 'Certificate has expired'),
-  info('protocol_error', 'upstream', 'The target answered with something that is not usable HTTP (oversized headers, malformed response, unsupported content-coding).', 'Unsupported content-coding `gzip, gzip`'),
-  info('redirect_loop', 'upstream', 'A redirect led back to a URL already visited.', 'Redirect loop at https://a.example/'),
-  info('too_many_redirects', 'upstream', 'More than 10 redirects were needed.', 'Stopped after 10 redirects'),
-  info('body_too_large', 'upstream', 'The body exceeded what the product can use whole (the fetch itself truncates at 10 MiB).', 'JSON body was cut at 10485760 bytes'),
-  info('upstream_http_error', 'upstream', 'The target answered with an HTTP error status.', 'Upstream answered 404'),
-  info('unsupported_content_type', 'product', 'The body is not a kind of document the product reads.', 'Expected HTML, got `application/pdf`'),
-  info('parse_error', 'product', 'The body could not be parsed as the format it claims.', 'Feed is not well-formed XML'),
-  info('internal_error', 'service', 'A fault of the service; nothing was charged.', 'Internal error (request id 3f1c…)'),
+  info(
+    'invalid_params',
+    'request',
+    'A parameter is missing, too long or malformed.',
+    'Expected `url` to be an http or https URL, got `ftp://x`',
+  ),
+  info(
+    'invalid_key',
+    'door',
+    'The bearer key is malformed, unknown or revoked.',
+    'Unknown API key ending in `a1b2`',
+  ),
+  info(
+    'payment_required',
+    'door',
+    'No payment and no key were sent to a paid route.',
+    'This route costs $0.005; pay with x402 or send a bearer key',
+  ),
+  info(
+    'payment_invalid',
+    'door',
+    'The x402 payment did not verify, was replayed, or did not settle.',
+    'Payment nonce was already used',
+  ),
+  info(
+    'sandbox_exhausted',
+    'door',
+    'A test key has used all of its sandbox calls.',
+    'Sandbox key used 100 of 100 calls',
+  ),
+  info(
+    'insufficient_credits',
+    'door',
+    'A live key has no allowance or credits left for this call.',
+    'This call costs 5 credits; 3 remain',
+  ),
+  info(
+    'rate_limited',
+    'door',
+    'The key made more calls this minute than its tier allows.',
+    'Sandbox keys make at most 5 calls per minute',
+  ),
+  info(
+    'not_found',
+    'request',
+    'No route answers this method and path.',
+    'No route for `GET /nope`',
+  ),
+  info(
+    'invalid_url',
+    'upstream',
+    'The target URL is not an absolute http(s) URL, has credentials, or is too long.',
+    'Expected an http or https URL, got `file:`',
+  ),
+  info(
+    'blocked_ssrf',
+    'upstream',
+    'The target resolves to an address or port the service never contacts (private, loopback, metadata, …).',
+    'Refused to connect to a loopback address',
+  ),
+  info(
+    'dns_failure',
+    'upstream',
+    'The target host name did not resolve.',
+    'Host `nope.invalid` did not resolve',
+  ),
+  info(
+    'timeout',
+    'upstream',
+    'The exchange did not finish within the 5 s deadline.',
+    'No complete answer within 5000 ms',
+  ),
+  info(
+    'connection_refused',
+    'upstream',
+    'The target refused the TCP connection.',
+    'Connection refused by 93.184.216.34:443',
+  ),
+  info(
+    'connection_reset',
+    'upstream',
+    'The connection was reset or closed before the answer was complete.',
+    'Connection reset by peer',
+  ),
+  info(
+    'tls_error',
+    'upstream',
+    'The TLS handshake failed (certificate, protocol or cipher).',
+    'Certificate has expired',
+  ),
+  info(
+    'protocol_error',
+    'upstream',
+    'The target answered with something that is not usable HTTP (oversized headers, malformed response, unsupported content-coding).',
+    'Unsupported content-coding `gzip, gzip`',
+  ),
+  info(
+    'redirect_loop',
+    'upstream',
+    'A redirect led back to a URL already visited.',
+    'Redirect loop at https://a.example/',
+  ),
+  info(
+    'too_many_redirects',
+    'upstream',
+    'More than 10 redirects were needed.',
+    'Stopped after 10 redirects',
+  ),
+  info(
+    'body_too_large',
+    'upstream',
+    'The body exceeded what the product can use whole (the fetch itself truncates at 10 MiB).',
+    'JSON body was cut at 10485760 bytes',
+  ),
+  info(
+    'upstream_http_error',
+    'upstream',
+    'The target answered with an HTTP error status.',
+    'Upstream answered 404',
+  ),
+  info(
+    'unsupported_content_type',
+    'product',
+    'The body is not a kind of document the product reads.',
+    'Expected HTML, got `application/pdf`',
+  ),
+  info(
+    'parse_error',
+    'product',
+    'The body could not be parsed as the format it claims.',
+    'Feed is not well-formed XML',
+  ),
+  info(
+    'internal_error',
+    'service',
+    'A fault of the service; nothing was charged.',
+    'Internal error (request id 3f1c…)',
+  ),
 ];
 
-function info(code: ErrorCode, origin: ErrorOrigin, meaning: string, example: string): ErrorCodeInfo {
+function info(
+  code: ErrorCode,
+  origin: ErrorOrigin,
+  meaning: string,
+  example: string,
+): ErrorCodeInfo {
   return Object.freeze({ code, origin, meaning, example });
 }
 

@@ -1,10 +1,10 @@
-export { type JsonValue, canonicalize } from './canonical-json.js';
+export { canonicalize, type JsonValue } from './canonical-json.js';
 export {
   type ContentType,
   type DecodedText,
   type DecodeOptions,
-  type EncodingSource,
   decodeBytes,
+  type EncodingSource,
   parseContentType,
 } from './decode.js';
 export type { FetchedDocument } from './document.js';

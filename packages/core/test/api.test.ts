@@ -133,13 +133,12 @@ describe('joinRows', () => {
     expect(joinRows([])).toBe('');
   });
 
-  it.each([
-    [[['a\tb', 'c']]],
-    [[['a\nb']]],
-    [['a\r']],
-  ])('refuses cells that would make the text ambiguous: %j', (rows) => {
-    expect(() => joinRows(rows)).toThrow(StorefrontError);
-  });
+  it.each([[[['a\tb', 'c']]], [[['a\nb']]], [['a\r']]])(
+    'refuses cells that would make the text ambiguous: %j',
+    (rows) => {
+      expect(() => joinRows(rows)).toThrow(StorefrontError);
+    },
+  );
 
   it('allows tabs inside a plain string row', () => {
     expect(joinRows(['a\tb'])).toBe('a\tb');

@@ -83,7 +83,11 @@ describe('decodeBytes', () => {
   });
 
   it('reads the encoding of an XML declaration for XML types', () => {
-    const bytes = concat(ascii('<?xml version="1.0" encoding="ISO-8859-2"?><a>'), hex('b3'), ascii('</a>'));
+    const bytes = concat(
+      ascii('<?xml version="1.0" encoding="ISO-8859-2"?><a>'),
+      hex('b3'),
+      ascii('</a>'),
+    );
     const result = decodeBytes(bytes, { contentType: 'application/rss+xml' });
     expect(result.source).toBe('xml-declaration');
     expect(result.text).toBe('<?xml version="1.0" encoding="ISO-8859-2"?><a>ł</a>');

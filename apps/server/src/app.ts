@@ -1,0 +1,45 @@
+import type { Signer } from '@storefront/attest';
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { errorHandler, notFound } from './middleware/errors.js';
+import { requestLogger } from './middleware/logging.js';
+import { requestId } from './middleware/request-id.js';
+import { attestationRoutes } from './routes/attestation.js';
+import { healthRoutes } from './routes/health.js';
+import { signalRoutes } from './routes/signal.js';
+
+/** Everything the app needs, built by `main` (or by a test). */
+export interface AppDeps {
+  readonly config: Pick<Config, 'trustProxy'> & { readonly publicBaseUrl: string };
+  readonly db: Database;
+  readonly signer: Signer;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly clock: () => Date;
+}
+
+/** Build the Express app; it never listens (tests call it in-process). */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.set('query parser', 'simple');
+
+  app.use(requestId());
+  app.use(requestLogger(deps.logger));
+  app.use(function baseHeaders(_req, res, next) {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    next();
+  });
+
+  app.use(healthRoutes(deps));
+  app.use(attestationRoutes(deps));
+  app.use(signalRoutes(deps));
+
+  app.use(notFound());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,149 @@
+import { isAbsolute, resolve } from 'node:path';
+import { StorefrontError } from '@storefront/core';
+
+/** Validated service configuration (DESIGN §8). */
+export interface Config {
+  readonly env: 'development' | 'test' | 'production';
+  readonly port: number;
+  readonly host: string;
+  /** Absolute base for URLs in answers; null derives it from the bound host and port. */
+  readonly publicBaseUrl: string | null;
+  readonly dataDir: string;
+  readonly databaseUrl: string | null;
+  readonly signerPrivateKey: string | null;
+  readonly safeFetchAllow: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly trustProxy: boolean | number | string;
+}
+
+/** Thrown by {@link loadConfig}; `main` prints the message and exits 1. */
+export class ConfigError extends StorefrontError {
+  constructor(message: string) {
+    super('internal_error', message);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Read and validate the environment once, at start-up. Defaults make a bare
+ * `pnpm start` work; `NODE_ENV=production` turns every development default
+ * (generated signer key, test allowlist) into an error.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  if (nodeEnv !== 'development' && nodeEnv !== 'test' && nodeEnv !== 'production') {
+    problems.push(`NODE_ENV must be development, test or production, got \`${nodeEnv}\``);
+  }
+
+  const port = integer(env.PORT, 3000, 0, 65535, 'PORT', problems);
+  const host = nonEmpty(env.HOST) ?? '127.0.0.1';
+  const publicBaseUrl = baseUrl(env.PUBLIC_BASE_URL, problems);
+  const dataDirRaw = nonEmpty(env.DATA_DIR) ?? '.data';
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+
+  const signerPrivateKey = nonEmpty(env.SIGNER_PRIVATE_KEY);
+  if (signerPrivateKey !== null && !/^0x[0-9a-fA-F]{64}$/.test(signerPrivateKey)) {
+    problems.push('SIGNER_PRIVATE_KEY must be 0x followed by 64 hex digits');
+  }
+
+  const safeFetchAllow = (env.SAFE_FETCH_ALLOW ?? '').trim();
+  const logLevel = (nonEmpty(env.LOG_LEVEL) ??
+    (nodeEnv === 'test' ? 'silent' : 'info')) as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got \`${logLevel}\``);
+  }
+
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+
+  if (nodeEnv === 'production') {
+    if (signerPrivateKey === null) {
+      problems.push(
+        'SIGNER_PRIVATE_KEY is required in production (the development key is refused)',
+      );
+    }
+    if (safeFetchAllow !== '') {
+      problems.push('SAFE_FETCH_ALLOW is for tests only and is refused in production');
+    }
+    if (databaseUrl === null) {
+      problems.push('DATABASE_URL is required in production (embedded PGlite is for development)');
+    }
+  }
+
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+
+  return {
+    env: nodeEnv as Config['env'],
+    port,
+    host,
+    publicBaseUrl,
+    dataDir,
+    databaseUrl,
+    signerPrivateKey,
+    safeFetchAllow,
+    logLevel,
+    trustProxy,
+  };
+}
+
+function nonEmpty(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+function integer(
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  name: string,
+  problems: string[],
+): number {
+  const value = nonEmpty(raw);
+  if (value === null) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max}, got \`${value}\``);
+    return fallback;
+  }
+  return Number(value);
+}
+
+/** The default public base URL for a bound address: `http://HOST:PORT`. */
+export function defaultBaseUrl(host: string, port: number): string {
+  const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return `http://${shown}:${port}`;
+}
+
+function baseUrl(raw: string | undefined, problems: string[]): string | null {
+  const value = nonEmpty(raw);
+  if (value === null) return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    problems.push(`PUBLIC_BASE_URL must be an absolute http(s) URL, got \`${value}\``);
+    return '';
+  }
+}
+
+function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string {
+  const value = nonEmpty(raw);
+  if (value === null || value === 'false') return false;
+  if (value === 'true') {
+    problems.push(
+      'TRUST_PROXY=true lets any client choose its IP; give a hop count or the proxy addresses',
+    );
+    return false;
+  }
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

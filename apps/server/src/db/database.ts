@@ -1,0 +1,119 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** Something SQL can run on: the database, or one transaction of it. */
+export interface Queryable {
+  /** Run one parameterised statement. */
+  query<R = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: R[] }>;
+  /** Run a script of several statements (no parameters). */
+  exec(sql: string): Promise<void>;
+}
+
+/** The service's database: PostgreSQL through `pg`, or embedded PGlite. Same SQL for both. */
+export interface Database extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Run `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link openDatabase}. */
+export interface DatabaseOptions {
+  /** A `postgres://` URL; null for embedded PGlite. */
+  readonly url: string | null;
+  /** Data directory for PGlite (`<dataDir>/pglite`); null keeps PGlite in memory. */
+  readonly dataDir: string | null;
+  /** A schema to use (created when missing); tests use one per run. */
+  readonly schema?: string;
+  /** Pool size for PostgreSQL. */
+  readonly maxConnections?: number;
+}
+
+/** Open PostgreSQL when a URL is given, else embedded PGlite. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
+    throw new Error(
+      `Expected a schema name of lower-case letters, digits and _, got \`${options.schema}\``,
+    );
+  }
+  return options.url === null ? openPglite(options) : openPostgres(options.url, options);
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const schema = options.schema;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client that errors (server restart) must not crash the process.
+  pool.on('error', () => {});
+  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+
+  const on = (client: pg.Pool | pg.PoolClient): Queryable => ({
+    query: async (sql, params) => {
+      const result = await client.query(sql, params as unknown[] | undefined);
+      return { rows: result.rows };
+    },
+    exec: async (sql) => {
+      await client.query(sql);
+    },
+  });
+
+  return {
+    kind: 'postgres',
+    ...on(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(on(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  let dir: string | undefined;
+  if (options.dataDir !== null) {
+    dir = join(options.dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+  const db = dir === undefined ? new PGlite() : new PGlite(dir);
+  await db.waitReady;
+  if (options.schema) {
+    await db.exec(
+      `CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`,
+    );
+  }
+
+  const on = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    query: async <R>(sql: string, params?: readonly unknown[]) => {
+      const result = await q.query<R>(sql, params as unknown[] | undefined);
+      return { rows: result.rows };
+    },
+    exec: async (sql) => {
+      await q.exec(sql);
+    },
+  });
+
+  return {
+    kind: 'pglite',
+    ...on(db),
+    transaction: (fn) => db.transaction((tx) => fn(on(tx))),
+    close: () => db.close(),
+  };
+}

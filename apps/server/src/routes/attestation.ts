@@ -1,0 +1,74 @@
+import {
+  ATTEST_ALG,
+  ATTEST_SCHEME,
+  HOW_TO_VERIFY,
+  type ServiceAttestationDocument,
+  verifyReceipt,
+} from '@storefront/attest';
+import { StorefrontError } from '@storefront/core';
+import express, { Router } from 'express';
+import type { AppDeps } from '../app.js';
+import { retiredSigners } from '../db/signer-keys.js';
+
+/** The signed message's lines, as published for verifiers. */
+export const MESSAGE_LINES = [
+  ATTEST_SCHEME,
+  'contentHash:0x<sha256 hex of text>',
+  'url:<result url>',
+  'status:<upstream status, or none>',
+  'fetchedAt:<ISO-8601>',
+  'nonce:0x<32 hex>',
+] as const;
+
+/** The document at `/.well-known/service-attestation`: the pinned key and retired ones. */
+export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestationDocument> {
+  return {
+    scheme: ATTEST_SCHEME,
+    alg: ATTEST_ALG,
+    keyId: deps.signer.keyId,
+    address: deps.signer.address,
+    retired: await retiredSigners(deps.db),
+    message: { joinedBy: '\\n', lines: MESSAGE_LINES },
+    howTo: HOW_TO_VERIFY,
+    verifyEndpoint: `${deps.config.publicBaseUrl}/x402/verify`,
+  };
+}
+
+/** `GET /.well-known/service-attestation` and `POST /x402/verify`. */
+export function attestationRoutes(deps: AppDeps): Router {
+  const router = Router();
+
+  router.get('/.well-known/service-attestation', async (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.json(await serviceAttestation(deps));
+  });
+
+  router.post('/x402/verify', express.json({ limit: '1mb', strict: true }), async (req, res) => {
+    const body: unknown = req.body;
+    const details: { path: string; message: string }[] = [];
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      details.push({
+        path: '',
+        message: 'Expected a JSON object: a whole result, or {text, attestation}',
+      });
+    } else {
+      const { text, attestation } = body as { text?: unknown; attestation?: unknown };
+      if (typeof text !== 'string')
+        details.push({ path: '/text', message: 'Expected `text` as a string' });
+      if (typeof attestation !== 'object' || attestation === null || Array.isArray(attestation)) {
+        details.push({ path: '/attestation', message: 'Expected `attestation` as an object' });
+      }
+    }
+    if (details.length > 0) {
+      throw new StorefrontError(
+        'invalid_params',
+        'Post a result, or {text, attestation}, as JSON',
+        { details },
+      );
+    }
+    const verification = verifyReceipt(body, await serviceAttestation(deps));
+    res.json({ ok: true, ...verification });
+  });
+
+  return router;
+}

@@ -1,0 +1,97 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSigner, type Signer } from '@storefront/attest';
+import { type Logger, pino } from 'pino';
+import pkg from '../package.json' with { type: 'json' };
+import { createApp } from './app.js';
+import { type Config, defaultBaseUrl } from './config.js';
+import { type Database, openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { registerSigner } from './db/signer-keys.js';
+import { loadSignerKey } from './signer-key.js';
+
+/** A running service. */
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly signer: Signer;
+  readonly db: Database;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartOptions {
+  readonly logger?: Logger;
+  /** Database schema (tests use one per run); default the connection's own. */
+  readonly schema?: string;
+}
+
+/**
+ * Open the database (PostgreSQL or embedded PGlite), apply migrations, load or
+ * create the signer key, record it, and listen. Resolves once the port is bound.
+ */
+export async function startServer(
+  config: Config,
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const logger =
+    options.logger ?? pino({ level: config.logLevel, base: { service: 'storefront' } });
+  const db = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(options.schema === undefined ? {} : { schema: options.schema }),
+  });
+  try {
+    const applied = await migrate(db);
+    if (applied.length > 0) logger.info({ applied }, 'database migrated');
+
+    const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
+    const signer = createSigner(key.privateKey);
+    await registerSigner(db, signer.address, signer.keyId);
+    if (key.source === 'dev-created') {
+      logger.warn(
+        { address: signer.address, dataDir: config.dataDir },
+        'created a development signer key',
+      );
+    }
+
+    // Bind first, so that PORT=0 still yields absolute URLs with the real port.
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = config.publicBaseUrl ?? defaultBaseUrl(config.host, port);
+    const app = createApp({
+      config: { ...config, publicBaseUrl: url },
+      db,
+      signer,
+      logger,
+      version: pkg.version,
+      clock: () => new Date(),
+    });
+    server.on('request', app);
+    logger.info({ url, database: db.kind, signer: signer.address }, 'storefront listening');
+
+    return {
+      url,
+      port,
+      signer,
+      db,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+}

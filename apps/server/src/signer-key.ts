@@ -1,0 +1,39 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generatePrivateKey } from '@storefront/attest';
+
+/** Where the development signer key lives inside the data directory. */
+export const DEV_KEY_FILE = 'signer.key';
+
+/**
+ * The signer key: `SIGNER_PRIVATE_KEY` when set, otherwise a development key kept in
+ * `DATA_DIR/signer.key` (mode 0600), created on first start so that restarts keep
+ * the same pinned address.
+ */
+export function loadSignerKey(
+  configured: string | null,
+  dataDir: string,
+): { privateKey: string; source: 'env' | 'dev-file' | 'dev-created' } {
+  if (configured !== null) return { privateKey: configured, source: 'env' };
+  const file = join(dataDir, DEV_KEY_FILE);
+  if (existsSync(file)) {
+    const privateKey = readFileSync(file, 'utf8').trim();
+    if (!/^0x[0-9a-fA-F]{64}$/.test(privateKey)) {
+      throw new Error(
+        `${file} does not hold a private key (0x + 64 hex); delete it to create a new one`,
+      );
+    }
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    return { privateKey, source: 'dev-file' };
+  }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const privateKey = generatePrivateKey();
+  // `wx`: never overwrite a key another process created a moment ago.
+  try {
+    writeFileSync(file, `${privateKey}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadSignerKey(null, dataDir);
+    throw error;
+  }
+  return { privateKey, source: 'dev-created' };
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('starts with nothing set: port 3000 on 127.0.0.1, PGlite in .data, development signer', () => {
+    expect(loadConfig({}, '/srv/app')).toStrictEqual({
+      env: 'development',
+      port: 3000,
+      host: '127.0.0.1',
+      publicBaseUrl: null,
+      dataDir: '/srv/app/.data',
+      databaseUrl: null,
+      signerPrivateKey: null,
+      safeFetchAllow: '',
+      logLevel: 'info',
+      trustProxy: false,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'test',
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        PUBLIC_BASE_URL: 'https://api.example.com/',
+        DATA_DIR: '/var/lib/storefront',
+        DATABASE_URL: 'postgres://u@db/storefront',
+        SIGNER_PRIVATE_KEY: `0x${'1'.repeat(64)}`,
+        SAFE_FETCH_ALLOW: '127.0.0.1:43123',
+        LOG_LEVEL: 'debug',
+        TRUST_PROXY: '1',
+      },
+      '/',
+    );
+    expect(config).toMatchObject({
+      env: 'test',
+      port: 8080,
+      host: '0.0.0.0',
+      publicBaseUrl: 'https://api.example.com',
+      dataDir: '/var/lib/storefront',
+      databaseUrl: 'postgres://u@db/storefront',
+      safeFetchAllow: '127.0.0.1:43123',
+      logLevel: 'debug',
+      trustProxy: 1,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'http' }, /PORT must be an integer/],
+    [{ PORT: '70000' }, /PORT must be an integer/],
+    [{ NODE_ENV: 'staging' }, /NODE_ENV must be/],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, /PUBLIC_BASE_URL must be/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start/],
+    [{ SIGNER_PRIVATE_KEY: '0x1234' }, /SIGNER_PRIVATE_KEY must be/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be/],
+    [{ TRUST_PROXY: 'true' }, /TRUST_PROXY=true/],
+  ])('refuses %j with a clear message', (env, message) => {
+    expect(() => loadConfig(env, '/')).toThrow(ConfigError);
+    expect(() => loadConfig(env, '/')).toThrow(message);
+  });
+
+  it('refuses every development default in production, listing them all at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ NODE_ENV: 'production', SAFE_FETCH_ALLOW: '127.0.0.1:4000' }, '/');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/SIGNER_PRIVATE_KEY is required in production/);
+    expect(message).toMatch(/SAFE_FETCH_ALLOW is for tests only/);
+    expect(message).toMatch(/DATABASE_URL is required in production/);
+  });
+
+  it('accepts a complete production configuration', () => {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'production',
+        SIGNER_PRIVATE_KEY: `0x${'2'.repeat(64)}`,
+        DATABASE_URL: 'postgresql://db/x',
+      },
+      '/',
+    );
+    expect(config.env).toBe('production');
+  });
+});

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSigner, generatePrivateKey } from '@storefront/attest';
+import { pino } from 'pino';
+import { type AppDeps, createApp } from '../src/app.js';
+import { type Database, openDatabase } from '../src/db/database.js';
+import { migrate } from '../src/db/migrate.js';
+import { registerSigner } from '../src/db/signer-keys.js';
+
+/** PostgreSQL when DATABASE_URL is set (CI), else in-memory PGlite. */
+export const DATABASE_URL = process.env.DATABASE_URL?.trim() || null;
+
+/** A schema name unique to this test run. */
+export function uniqueSchema(): string {
+  return `t_${randomBytes(6).toString('hex')}`;
+}
+
+/** A fresh, empty database: its own schema on PostgreSQL, or a new in-memory PGlite. */
+export async function testDatabase(): Promise<{
+  db: Database;
+  schema: string;
+  dispose: () => Promise<void>;
+}> {
+  const schema = uniqueSchema();
+  const db = await openDatabase({ url: DATABASE_URL, dataDir: null, schema, maxConnections: 4 });
+  return {
+    db,
+    schema,
+    async dispose() {
+      if (db.kind === 'postgres') await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await db.close();
+    },
+  };
+}
+
+/** Create a schema for a server process to use (PostgreSQL only). */
+export async function createSchema(schema: string): Promise<void> {
+  if (DATABASE_URL === null) return;
+  const db = await openDatabase({ url: DATABASE_URL, dataDir: null, schema, maxConnections: 1 });
+  await db.close();
+}
+
+/** Drop a schema a started server used (PostgreSQL only). */
+export async function dropSchema(schema: string): Promise<void> {
+  if (DATABASE_URL === null) return;
+  const db = await openDatabase({ url: DATABASE_URL, dataDir: null, maxConnections: 1 });
+  await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await db.close();
+}
+
+export const silentLogger = pino({ level: 'silent' });
+
+/** An in-process app on a migrated test database with a fresh signer. */
+export async function testApp(overrides: Partial<AppDeps> = {}) {
+  const { db, dispose } = await testDatabase();
+  await migrate(db);
+  const signer = createSigner(generatePrivateKey());
+  await registerSigner(db, signer.address, signer.keyId);
+  const deps: AppDeps = {
+    config: { publicBaseUrl: 'http://storefront.test', trustProxy: false },
+    db,
+    signer,
+    logger: silentLogger,
+    version: '0.0.0-test',
+    clock: () => new Date(),
+    ...overrides,
+  };
+  return { app: createApp(deps), deps, db, signer, dispose };
+}
+
+export function tempDir(prefix = 'storefront-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
