@@ -58,11 +58,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 /** The lines printed for a verification: one per check, then the verdict. */
 export function report(v: Verification): string[] {
   const mark = (pass: boolean | null) => (pass === null ? 'n/a ' : pass ? 'pass' : 'FAIL');
+  const { contentHash, signature, pinnedKey, envelope } = v.checks;
   const lines = [
-    `contentHash  ${mark(v.checks.contentHash)}  sha256(text) matches the signed contentHash`,
-    `signature    ${mark(v.checks.signature)}  EIP-191 signer ${v.signer ?? '(none recovered)'}`,
-    `pinnedKey    ${mark(v.checks.pinnedKey)}  signer is ${v.checks.pinnedKey ? '' : 'not '}a pinned key`,
-    `envelope     ${mark(v.checks.envelope)}  url, status and fetchedAt ${v.checks.envelope === null ? 'not in the input' : 'match the signed message'}`,
+    `contentHash  ${mark(contentHash)}  sha256(text) ${contentHash ? 'matches' : 'does not match'} the signed contentHash`,
+    `signature    ${mark(signature)}  ${signature ? `EIP-191 signer ${v.signer}` : `no valid signature by \`address\` (recovered ${v.signer ?? 'none'})`}`,
+    `pinnedKey    ${mark(pinnedKey)}  signer is ${pinnedKey ? '' : 'not '}a pinned key`,
+    `envelope     ${mark(envelope)}  url, status and fetchedAt ${envelope === null ? 'not in the input' : envelope ? 'match the signed message' : 'differ from the signed message'}`,
   ];
   for (const problem of v.problems) lines.push(`  - ${problem}`);
   lines.push(v.valid ? `valid (${v.keyId})` : 'NOT VALID');

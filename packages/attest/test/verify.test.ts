@@ -68,7 +68,11 @@ describe('verifyReceipt', () => {
     'fails in all three verifiers when byte %i of verify.message changes',
     async (index) => {
       const result = clone(signedResult());
-      result.attestation.verify.message = flipChar(result.attestation.verify.message, index);
+      const { verify } = result.attestation;
+      result.attestation = {
+        ...result.attestation,
+        verify: { ...verify, message: flipChar(verify.message, index) },
+      };
       expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({
         ours: false,
         ethers: false,
@@ -81,7 +85,10 @@ describe('verifyReceipt', () => {
     'fails in all three verifiers when byte %i of the signature changes',
     async (index) => {
       const result = clone(signedResult());
-      result.attestation.signature = flipChar(result.attestation.signature, index);
+      result.attestation = {
+        ...result.attestation,
+        signature: flipChar(result.attestation.signature, index),
+      };
       expect(await threeVerdicts(result, TEST_ADDRESS)).toStrictEqual({
         ours: false,
         ethers: false,

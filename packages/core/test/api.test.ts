@@ -144,3 +144,11 @@ describe('joinRows', () => {
     expect(joinRows(['a\tb'])).toBe('a\tb');
   });
 });
+
+describe('README', () => {
+  it('documents every error code in its table', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const code of ERROR_CODES) expect(readme).toContain(`| \`${code}\` |`);
+  });
+});

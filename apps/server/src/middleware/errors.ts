@@ -6,10 +6,12 @@ import { type ErrorBody, errorStatus } from '../http/error-status.js';
 /** JSON 404 for every path no route answers. */
 export function notFound(): RequestHandler {
   return function notFoundHandler(req, res) {
+    const requestId = res.locals.requestId as string | undefined;
     const body: ErrorBody = {
       ok: false,
       error: 'not_found',
       message: `No route for \`${req.method} ${req.path}\``,
+      ...(requestId ? { requestId } : {}),
     };
     res.status(404).json(body);
   };
