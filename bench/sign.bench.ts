@@ -10,13 +10,19 @@ import { type Measured, machine, measured, printTable } from './lib/report.js';
  * would write by hand: `await new Wallet(key).signMessage(message)` on a message of
  * the same shape. Target: ours costs at most 1.2x the bare call.
  */
-export async function signBenchmark(options: { time: number }): Promise<{ ratio: number; rows: Measured[] }> {
+export async function signBenchmark(options: {
+  time: number;
+}): Promise<{ ratio: number; rows: Measured[] }> {
   const key = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
   const wallet = new Wallet(key);
   const signer = createSigner(key);
   // A typical product text: about 20 KB of article text.
   const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(350);
-  const meta = { url: 'https://example.com/articles/2026/some-story', status: 200, fetchedAt: new Date().toISOString() };
+  const meta = {
+    url: 'https://example.com/articles/2026/some-story',
+    status: 200,
+    fetchedAt: new Date().toISOString(),
+  };
   const sample = signer.sign(text, meta).verify.message;
 
   const bench = new Bench({ time: options.time, warmupTime: 300 });
@@ -36,6 +42,8 @@ export async function signBenchmark(options: { time: number }): Promise<{ ratio:
   };
   const ratio = mean('storefront') / mean('ethers');
   printTable(`Receipt signing, ${text.length} B text (${machine()}, ${cpus().length} cores)`, rows);
-  console.log(`storefront / bare ethers (mean latency): ${ratio.toFixed(3)}x  (target <= 1.20x: ${ratio <= 1.2 ? 'met' : 'NOT met'})`);
+  console.log(
+    `storefront / bare ethers (mean latency): ${ratio.toFixed(3)}x  (target <= 1.20x: ${ratio <= 1.2 ? 'met' : 'NOT met'})`,
+  );
   return { ratio, rows };
 }

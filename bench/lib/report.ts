@@ -14,7 +14,13 @@ export interface Measured {
 export function measured(bench: Bench): Measured[] {
   return bench.tasks.map((task) => {
     const result = task.result as unknown as {
-      latency?: { mean: number; p50: number; p99: number; samplesCount?: number; samples?: number[] };
+      latency?: {
+        mean: number;
+        p50: number;
+        p99: number;
+        samplesCount?: number;
+        samples?: number[];
+      };
       throughput?: { mean: number };
       error?: unknown;
     };
@@ -43,9 +49,13 @@ export function printTable(title: string, rows: readonly Measured[]): void {
     (r.p99Ms * 1000).toFixed(1),
     String(r.samples),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] as string).length)));
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...body.map((row) => (row[i] as string).length)),
+  );
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
+      .join('  ');
   console.log(`\n${title}`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

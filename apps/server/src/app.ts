@@ -1,4 +1,5 @@
 import type { Signer } from '@storefront/attest';
+import type { Fetcher } from '@storefront/safe-fetch';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -15,6 +16,8 @@ export interface AppDeps {
   readonly config: Pick<Config, 'trustProxy'> & { readonly publicBaseUrl: string };
   readonly db: Database;
   readonly signer: Signer;
+  /** The only way the service reaches the network. */
+  readonly fetcher: Fetcher;
   readonly logger: Logger;
   readonly version: string;
   readonly clock: () => Date;

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSigner, type Signer } from '@storefront/attest';
+import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
 import { type Logger, pino } from 'pino';
 import pkg from '../package.json' with { type: 'json' };
 import { createApp } from './app.js';
@@ -8,6 +9,7 @@ import { type Config, defaultBaseUrl } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
+import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
 
 /** A running service. */
@@ -41,6 +43,7 @@ export async function startServer(
     dataDir: config.dataDir,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
   });
+  let fetcher: Fetcher | null = null;
   try {
     const applied = await migrate(db);
     if (applied.length > 0) logger.info({ applied }, 'database migrated');
@@ -54,6 +57,9 @@ export async function startServer(
         'created a development signer key',
       );
     }
+
+    // Test-only loopback pairs; createFetcher itself refuses them under NODE_ENV=production.
+    fetcher = createFetcher({ testOnlyAllow: config.safeFetchAllow });
 
     // Bind first, so that PORT=0 still yields absolute URLs with the real port.
     const server = createServer();
@@ -70,11 +76,20 @@ export async function startServer(
       config: { ...config, publicBaseUrl: url },
       db,
       signer,
+      fetcher,
       logger,
       version: pkg.version,
       clock: () => new Date(),
     });
     server.on('request', app);
+
+    if (config.env === 'production') {
+      const problem = await ssrfSelfCheck(fetcher, port);
+      if (problem !== null) {
+        server.close();
+        throw new Error(`SSRF self-check failed: ${problem}`);
+      }
+    }
     logger.info({ url, database: db.kind, signer: signer.address }, 'storefront listening');
 
     return {
@@ -87,10 +102,12 @@ export async function startServer(
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await fetcher?.close();
         await db.close();
       },
     };
   } catch (error) {
+    await fetcher?.close().catch(() => {});
     await db.close().catch(() => {});
     throw error;
   }

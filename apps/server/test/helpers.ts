@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSigner, generatePrivateKey } from '@storefront/attest';
+import { createFetcher } from '@storefront/safe-fetch';
 import { pino } from 'pino';
 import { type AppDeps, createApp } from '../src/app.js';
 import { type Database, openDatabase } from '../src/db/database.js';
@@ -58,16 +59,27 @@ export async function testApp(overrides: Partial<AppDeps> = {}) {
   await migrate(db);
   const signer = createSigner(generatePrivateKey());
   await registerSigner(db, signer.address, signer.keyId);
+  const fetcher = createFetcher();
   const deps: AppDeps = {
     config: { publicBaseUrl: 'http://storefront.test', trustProxy: false },
     db,
     signer,
+    fetcher,
     logger: silentLogger,
     version: '0.0.0-test',
     clock: () => new Date(),
     ...overrides,
   };
-  return { app: createApp(deps), deps, db, signer, dispose };
+  return {
+    app: createApp(deps),
+    deps,
+    db,
+    signer,
+    async dispose() {
+      await fetcher.close();
+      await dispose();
+    },
+  };
 }
 
 export function tempDir(prefix = 'storefront-'): string {

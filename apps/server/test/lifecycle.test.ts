@@ -184,6 +184,22 @@ describe('the service as a process', () => {
     expect(await server.stop()).toBe(0);
   });
 
+  it.runIf(DATABASE_URL !== null)(
+    'starts in production with a key and PostgreSQL, after its SSRF self-check passes',
+    async () => {
+      const server = await start({
+        NODE_ENV: 'production',
+        SIGNER_PRIVATE_KEY: `0x${'6'.repeat(64)}`,
+      });
+      const { status, body } = await getJson<{ ok: boolean; database: string }>(
+        `${server.url}/healthz`,
+      );
+      expect(status).toBe(200);
+      expect(body.database).toBe('postgres');
+      expect(await server.stop()).toBe(0);
+    },
+  );
+
   it('refuses to start in production without a signer key and a database, with no stack trace', async () => {
     const child = spawn(
       process.execPath,

@@ -3,6 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database.js';
 
+/** Advisory lock key held while migrating, so concurrent start-ups take turns. */
+const MIGRATION_LOCK = 7306101;
+
 /** The folder of plain SQL migrations shipped with the server (`apps/server/migrations`). */
 export function defaultMigrationsDir(): string {
   // Found by walking up from this module, so it works from src/ and from the bundled dist/.
@@ -25,15 +28,19 @@ export async function migrate(db: Database, dir = defaultMigrationsDir()): Promi
   const files = readdirSync(dir)
     .filter((name) => /^\d{4}_[a-z0-9_]+\.sql$/.test(name))
     .sort();
-  await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+  // CREATE TABLE IF NOT EXISTS races with itself on PostgreSQL, so it takes the lock too.
+  await db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+  });
   const applied: string[] = [];
   for (const file of files) {
     const version = file.replace(/\.sql$/, '');
     const sql = readFileSync(join(dir, file), 'utf8');
     const didApply = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(7306101)');
+      await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version]);
       if (done.rows.length > 0) return false;
       await tx.exec(sql);
