@@ -118,7 +118,10 @@ function integer(
 
 /** The default public base URL for a bound address: `http://HOST:PORT`. */
 export function defaultBaseUrl(host: string, port: number): string {
-  const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  // A wildcard bind is reached through loopback.
+  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (host === '::') return `http://[::1]:${port}`;
+  const shown = host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${port}`;
 }
 

@@ -71,6 +71,15 @@ export async function startServer(
       });
     });
     const { port } = server.address() as AddressInfo;
+
+    // Before serving anything: the guard must refuse the service's own port.
+    if (config.env === 'production') {
+      const problem = await ssrfSelfCheck(fetcher, port);
+      if (problem !== null) {
+        server.close();
+        throw new Error(`SSRF self-check failed: ${problem}`);
+      }
+    }
     const url = config.publicBaseUrl ?? defaultBaseUrl(config.host, port);
     const app = createApp({
       config: { ...config, publicBaseUrl: url },
@@ -82,14 +91,6 @@ export async function startServer(
       clock: () => new Date(),
     });
     server.on('request', app);
-
-    if (config.env === 'production') {
-      const problem = await ssrfSelfCheck(fetcher, port);
-      if (problem !== null) {
-        server.close();
-        throw new Error(`SSRF self-check failed: ${problem}`);
-      }
-    }
     logger.info({ url, database: db.kind, signer: signer.address }, 'storefront listening');
 
     return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, defaultBaseUrl, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('starts with nothing set: port 3000 on 127.0.0.1, PGlite in .data, development signer', () => {
@@ -84,5 +84,17 @@ describe('loadConfig', () => {
       '/',
     );
     expect(config.env).toBe('production');
+  });
+});
+
+describe('defaultBaseUrl', () => {
+  it.each([
+    ['127.0.0.1', 3000, 'http://127.0.0.1:3000'],
+    ['0.0.0.0', 8080, 'http://127.0.0.1:8080'],
+    ['::', 8080, 'http://[::1]:8080'],
+    ['::1', 3000, 'http://[::1]:3000'],
+    ['api.internal', 80, 'http://api.internal:80'],
+  ])('derives a reachable URL for host %s', (host, port, expected) => {
+    expect(defaultBaseUrl(host, port)).toBe(expected);
   });
 });

@@ -102,7 +102,13 @@ async function loadPin(pin: string, io: CliIo): Promise<PinnedKeys> {
   if (/^https?:\/\//i.test(pin)) {
     raw = await io.fetchText(pin);
   } else {
-    raw = readFileSync(pin, 'utf8');
+    try {
+      raw = readFileSync(pin, 'utf8');
+    } catch {
+      throw new Error(
+        `--pin \`${pin}\` is neither an address (0x + 40 hex), a readable file, nor an http(s) URL`,
+      );
+    }
   }
   const doc = parseJson(raw, pin);
   if (

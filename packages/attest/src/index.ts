@@ -3,6 +3,7 @@ export {
   ATTEST_ALG,
   ATTEST_SCHEME,
   buildMessage,
+  MESSAGE_TEMPLATE,
   type MessageFields,
   parseMessage,
 } from './message.js';

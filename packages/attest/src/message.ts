@@ -21,6 +21,16 @@ export interface MessageFields {
 }
 
 const KEYS = ['contentHash', 'url', 'status', 'fetchedAt', 'nonce'] as const;
+
+/** The signed message's lines with placeholders, joined by `\n`: published for verifiers. */
+export const MESSAGE_TEMPLATE = [
+  ATTEST_SCHEME,
+  'contentHash:0x<sha256 hex of text>',
+  'url:<result url>',
+  'status:<upstream status, or none>',
+  'fetchedAt:<ISO-8601>',
+  'nonce:0x<32 hex>',
+] as const;
 const NONCE = /^0x[0-9a-f]{32,128}$/;
 
 /**

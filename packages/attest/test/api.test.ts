@@ -8,6 +8,7 @@ describe('public API', () => {
       'ATTEST_SCHEME',
       'EXIT',
       'HOW_TO_VERIFY',
+      'MESSAGE_TEMPLATE',
       'NONCE_BYTES',
       'buildMessage',
       'createSigner',

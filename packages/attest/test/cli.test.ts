@@ -123,6 +123,12 @@ describe('storefront-verify', () => {
     expect(t.out).toStrictEqual([]);
   });
 
+  it('says why a pin is unusable', async () => {
+    const t = io();
+    await runCli([goodFile, '--pin', '0x1234'], t);
+    expect(t.err.join('\n')).toMatch(/neither an address .* nor an http\(s\) URL/);
+  });
+
   it('works as a real process with stdin and exit codes', () => {
     const bin = join(import.meta.dirname, '../src/bin.ts');
     const run = (input: string, pin: string) =>

@@ -37,3 +37,12 @@ describe('storefront-attest/1 test vector', () => {
     expect(verdict.valid).toBe(true);
   });
 });
+
+describe('MESSAGE_TEMPLATE', () => {
+  it('has the same lines, in the same order, as a built message', async () => {
+    const { MESSAGE_TEMPLATE } = await import('../src/index.js');
+    const message = readFileSync(join(dir, 'message.txt'), 'utf8').split('\n');
+    const label = (line: string) => line.split(':')[0];
+    expect(MESSAGE_TEMPLATE.map(label)).toStrictEqual(message.map(label));
+  });
+});

@@ -2,6 +2,7 @@ import {
   ATTEST_ALG,
   ATTEST_SCHEME,
   HOW_TO_VERIFY,
+  MESSAGE_TEMPLATE,
   type ServiceAttestationDocument,
   verifyReceipt,
 } from '@storefront/attest';
@@ -9,16 +10,6 @@ import { StorefrontError } from '@storefront/core';
 import express, { Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { retiredSigners } from '../db/signer-keys.js';
-
-/** The signed message's lines, as published for verifiers. */
-export const MESSAGE_LINES = [
-  ATTEST_SCHEME,
-  'contentHash:0x<sha256 hex of text>',
-  'url:<result url>',
-  'status:<upstream status, or none>',
-  'fetchedAt:<ISO-8601>',
-  'nonce:0x<32 hex>',
-] as const;
 
 /** The document at `/.well-known/service-attestation`: the pinned key and retired ones. */
 export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestationDocument> {
@@ -28,7 +19,7 @@ export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestat
     keyId: deps.signer.keyId,
     address: deps.signer.address,
     retired: await retiredSigners(deps.db),
-    message: { joinedBy: '\\n', lines: MESSAGE_LINES },
+    message: { joinedBy: '\\n', lines: MESSAGE_TEMPLATE },
     howTo: HOW_TO_VERIFY,
     verifyEndpoint: `${deps.config.publicBaseUrl}/x402/verify`,
   };
