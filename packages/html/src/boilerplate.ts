@@ -1,0 +1,133 @@
+import { getAttr, isElement, walk } from './dom.js';
+import type { HtmlElement, HtmlNode, HtmlPage } from './types.js';
+
+/** Elements that never carry readable content: code, embedded objects, form controls, metadata. */
+export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
+  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed',
+  'applet', 'canvas', 'svg', 'map', 'audio', 'video', 'source', 'track', 'link', 'meta', 'head',
+  'title', 'base', 'button', 'input', 'select', 'textarea', 'option', 'optgroup', 'datalist',
+  'dialog', 'slot',
+]);
+
+/** Landmark elements that hold site chrome rather than the page's own content. */
+export const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'menu']);
+
+/** ARIA roles of site chrome. */
+export const CHROME_ROLES: ReadonlySet<string> = new Set([
+  'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog',
+  'menu', 'menubar', 'toolbar', 'tablist', 'tooltip', 'marquee',
+]);
+
+/**
+ * `class`/`id` tokens (split on anything but letters and digits, lower-cased) that mark
+ * ads, cookie and consent banners, share bars, newsletter boxes, breadcrumbs and other
+ * chrome. Matching whole tokens keeps `header-image` or `loading` from matching.
+ */
+export const CHROME_TOKENS: ReadonlySet<string> = new Set([
+  'ad', 'ads', 'adv', 'advert', 'adverts', 'advertisement', 'advertising', 'adslot', 'adunit',
+  'sponsor', 'sponsored', 'promo', 'promoted', 'cookie', 'cookies', 'consent', 'gdpr', 'cmp',
+  'newsletter', 'subscribe', 'signup', 'paywall', 'share', 'sharing', 'social', 'breadcrumb',
+  'breadcrumbs', 'skiplink', 'skip', 'sidebar', 'related', 'recommended', 'popup', 'modal',
+  'overlay', 'outbrain', 'taboola', 'sronly', 'sr', 'visuallyhidden', 'hidden', 'offscreen',
+  'navbar', 'topbar', 'menu', 'masthead', 'toolbar',
+]);
+
+/** Tags a chrome token never removes: the page's own content containers. */
+const PROTECTED_TAGS: ReadonlySet<string> = new Set(['html', 'body', 'main', 'article']);
+
+/** Sectioning elements: a `<header>`/`<footer>` inside one belongs to it, not to the site. */
+const SECTIONING: ReadonlySet<string> = new Set(['article', 'main', 'section']);
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+
+/**
+ * True when an element is boilerplate that text and markdown leave out, with everything
+ * inside it: non-content elements ({@link NON_CONTENT_TAGS}), site chrome by tag
+ * ({@link CHROME_TAGS}), by role ({@link CHROME_ROLES}) or by class/id token
+ * ({@link CHROME_TOKENS}), a `<header>` or `<footer>` that is not inside an article,
+ * main or section, and hidden elements (`hidden`, `aria-hidden="true"`, inline
+ * `display:none` or `visibility:hidden`).
+ */
+export function isBoilerplate(element: HtmlElement): boolean {
+  const tag = element.tagName;
+  if (NON_CONTENT_TAGS.has(tag) || CHROME_TAGS.has(tag)) return true;
+  if ((tag === 'header' || tag === 'footer') && !insideSection(element)) return true;
+  let classes: string | null = null;
+  let id: string | null = null;
+  for (const attr of element.attrs) {
+    switch (attr.name) {
+      case 'hidden':
+        return true;
+      case 'aria-hidden':
+        if (attr.value.trim().toLowerCase() === 'true') return true;
+        break;
+      case 'role':
+        if (CHROME_ROLES.has(attr.value.trim().toLowerCase())) return true;
+        break;
+      case 'style':
+        if (HIDDEN_STYLE.test(attr.value)) return true;
+        break;
+      case 'class':
+        classes = attr.value;
+        break;
+      case 'id':
+        id = attr.value;
+        break;
+    }
+  }
+  if (PROTECTED_TAGS.has(tag)) return false;
+  return hasChromeToken(classes) || hasChromeToken(id);
+}
+
+function hasChromeToken(value: string | null): boolean {
+  if (value === null || value === '') return false;
+  // Split camelCase too: `cookieBanner` -> cookie, banner.
+  const tokens = value.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  for (const token of tokens) if (token !== '' && CHROME_TOKENS.has(token)) return true;
+  // `sr-only`, `visually-hidden`, `skip-link`: joined pairs.
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (CHROME_TOKENS.has(tokens[i]! + tokens[i + 1]!)) return true;
+  }
+  return false;
+}
+
+function insideSection(element: HtmlElement): boolean {
+  let node = element.parentNode;
+  while (node !== null && 'tagName' in node) {
+    if (SECTIONING.has(node.tagName) || getAttr(node, 'role') === 'main') return true;
+    node = node.parentNode;
+  }
+  return false;
+}
+
+/**
+ * The element that holds the page's own content: the first `<main>` (or `role="main"`)
+ * that is not itself boilerplate, else the only `<article>` when there is exactly one,
+ * else `<body>`. Pages with several articles (a forum thread, a listing) keep the body.
+ */
+export function contentRoot(page: HtmlPage): HtmlNode {
+  const body = page.body ?? page.html ?? page.document;
+  let main: HtmlElement | null = null;
+  const articles: HtmlElement[] = [];
+  walk(body, {
+    enter(node) {
+      if (!isElement(node) || node === body) return;
+      if (NON_CONTENT_TAGS.has(node.tagName)) return 'skip';
+      if (main === null && (node.tagName === 'main' || getAttr(node, 'role') === 'main')) {
+        if (!isBoilerplateIgnoringRole(node)) main = node;
+        return 'skip';
+      }
+      if (node.tagName === 'article') {
+        articles.push(node);
+        return 'skip';
+      }
+    },
+  });
+  if (main !== null) return main;
+  if (articles.length === 1) return articles[0]!;
+  return body;
+}
+
+function isBoilerplateIgnoringRole(element: HtmlElement): boolean {
+  return getAttr(element, 'hidden') !== null || getAttr(element, 'aria-hidden') === 'true';
+}

@@ -1,0 +1,36 @@
+export { bodyKind } from './body-kind.js';
+export {
+  CHROME_ROLES,
+  CHROME_TAGS,
+  CHROME_TOKENS,
+  contentRoot,
+  isBoilerplate,
+  NON_CONTENT_TAGS,
+} from './boilerplate.js';
+export {
+  childrenOf,
+  collapseWhitespace,
+  findAll,
+  findFirst,
+  getAttr,
+  isElement,
+  isText,
+  textContent,
+  type Visitor,
+  type WalkAction,
+  walk,
+} from './dom.js';
+export { HTML_MAX_PARSE_CHARS, loadHtml } from './load.js';
+export { BLOCK_TAGS, countWords, type ReadableTextOptions, readableText } from './text.js';
+export type {
+  BodyKind,
+  HtmlDocumentNode,
+  HtmlElement,
+  HtmlErrorCode,
+  HtmlNode,
+  HtmlPage,
+  HtmlParent,
+  HtmlText,
+  LoadResult,
+} from './types.js';
+export { bareHost, httpOrigin, resolveUrl } from './urls.js';

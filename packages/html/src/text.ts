@@ -1,0 +1,113 @@
+import { isBoilerplate } from './boilerplate.js';
+import { isElement, isText, walk } from './dom.js';
+import type { HtmlNode } from './types.js';
+
+/** Elements that start and end a block of text. */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details',
+  'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li',
+  'listing', 'main', 'menu', 'nav', 'ol', 'p', 'plaintext', 'pre', 'section', 'summary',
+  'table', 'tbody', 'tfoot', 'thead', 'tr', 'ul', 'xmp',
+]);
+
+/** Blocks that sit one per line (list items, table rows, definitions) rather than as paragraphs. */
+const LINE_TAGS: ReadonlySet<string> = new Set(['li', 'dt', 'dd', 'tr', 'caption', 'summary', 'legend']);
+
+const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
+
+/** Options of {@link readableText}. */
+export interface ReadableTextOptions {
+  /** Leave boilerplate out (default true). */
+  readonly filter?: boolean;
+}
+
+/**
+ * The readable text under `root`: boilerplate left out, whitespace collapsed as a browser
+ * renders it, one paragraph per block separated by a blank line, list items and table
+ * rows one per line (cells separated by a tab), `<br>` as a line break, and `<pre>`
+ * kept verbatim. Deterministic and iterative.
+ *
+ * @example
+ *   readableText(contentRoot(page)) // 'Title\n\nFirst paragraph.\n\n- item' ...
+ */
+export function readableText(root: HtmlNode, options: ReadableTextOptions = {}): string {
+  const filter = options.filter ?? true;
+  const out: string[] = [];
+  // The inline text of the current block, and whether the last block was a line item.
+  let line = '';
+  let lastKind: 'none' | 'para' | 'line' = 'none';
+  let preDepth = 0;
+  let pendingKind: 'para' | 'line' = 'para';
+
+  const flush = () => {
+    const text = preDepth > 0 ? line.replace(/^\n+|\s+$/g, '') : collapseLine(line);
+    line = '';
+    if (text === '') return;
+    const kind = pendingKind;
+    if (lastKind !== 'none') out.push(kind === 'line' && lastKind === 'line' ? '\n' : '\n\n');
+    out.push(text);
+    lastKind = kind;
+  };
+
+  walk(root, {
+    enter(node) {
+      if (isText(node)) {
+        line += node.value;
+        return;
+      }
+      if (!isElement(node)) return 'skip';
+      if (filter && node !== root && isBoilerplate(node)) return 'skip';
+      const tag = node.tagName;
+      if (tag === 'br') {
+        line += '\u2028';
+        return;
+      }
+      if (CELL_TAGS.has(tag)) {
+        if (line.trim() !== '') line += '\u2029';
+        return;
+      }
+      if (BLOCK_TAGS.has(tag)) {
+        flush();
+        pendingKind = LINE_TAGS.has(tag) ? 'line' : 'para';
+        if (tag === 'pre' || tag === 'listing' || tag === 'xmp' || tag === 'plaintext') preDepth++;
+      }
+    },
+    leave(node) {
+      if (!isElement(node)) return;
+      const tag = node.tagName;
+      if (BLOCK_TAGS.has(tag)) {
+        flush();
+        if (tag === 'pre' || tag === 'listing' || tag === 'xmp' || tag === 'plaintext') preDepth--;
+        // After a list or table closes, the next block starts a new paragraph.
+        if (!LINE_TAGS.has(tag) && lastKind === 'line') lastKind = 'para';
+        pendingKind = 'para';
+      }
+    },
+  });
+  flush();
+  return out.join('').replace(/\u2028/g, '\n').replace(/\u2029/g, '\t');
+}
+
+function collapseLine(text: string): string {
+  // Collapse ASCII whitespace; keep our line-break and cell markers, trimming around them.
+  return text
+    .replace(/[\t\n\f\r ]+/g, ' ')
+    .replace(/ ?([\u2028\u2029]) ?/g, '$1')
+    .replace(/^[ \u2028\u2029]+|[ \u2028\u2029]+$/g, '');
+}
+
+const WORD =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]|[\p{L}\p{N}\p{M}]+(?:['’.\-][\p{L}\p{N}\p{M}]+)*/gu;
+
+/**
+ * Count words the same way everywhere: runs of letters, digits and marks (joined by an
+ * apostrophe, dot or hyphen), with each character of scripts written without spaces
+ * (Han, kana, Thai, Lao, Khmer, Myanmar) counted as one word.
+ */
+export function countWords(text: string): number {
+  let count = 0;
+  WORD.lastIndex = 0;
+  while (WORD.exec(text) !== null) count++;
+  return count;
+}
