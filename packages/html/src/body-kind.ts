@@ -4,7 +4,11 @@ import type { BodyKind } from './types.js';
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const TEXT_TYPES = new Set(['text/plain']);
 /** Types that say nothing about the body; the bytes decide. */
-const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'unknown/unknown']);
+const GENERIC_TYPES = new Set([
+  'application/octet-stream',
+  'binary/octet-stream',
+  'unknown/unknown',
+]);
 
 /** Magic numbers of binary formats that are sometimes served with a wrong or missing type. */
 const SIGNATURES: readonly (readonly [string, readonly number[]])[] = [
@@ -60,12 +64,20 @@ function binarySignature(bytes: Uint8Array): string | null {
 
 function looksLikeJson(bytes: Uint8Array): boolean {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
   const first = bytes[i];
   if (first !== 0x7b && first !== 0x5b) return false;
   // `{` or `[` then, after space, a quote, brace, bracket, digit or `]`/`}`: JSON, not text.
   let j = i + 1;
-  while (j < bytes.length && (bytes[j] === 0x20 || bytes[j] === 0x0a || bytes[j] === 0x0d || bytes[j] === 0x09)) j++;
+  while (
+    j < bytes.length &&
+    (bytes[j] === 0x20 || bytes[j] === 0x0a || bytes[j] === 0x0d || bytes[j] === 0x09)
+  )
+    j++;
   const next = bytes[j];
   return (
     next === undefined ||

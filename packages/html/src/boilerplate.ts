@@ -3,10 +3,37 @@ import type { HtmlElement, HtmlNode, HtmlPage } from './types.js';
 
 /** Elements that never carry readable content: code, embedded objects, form controls, metadata. */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
-  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed',
-  'applet', 'canvas', 'svg', 'map', 'audio', 'video', 'source', 'track', 'link', 'meta', 'head',
-  'title', 'base', 'button', 'input', 'select', 'textarea', 'option', 'optgroup', 'datalist',
-  'dialog', 'slot',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'canvas',
+  'svg',
+  'map',
+  'audio',
+  'video',
+  'source',
+  'track',
+  'link',
+  'meta',
+  'head',
+  'title',
+  'base',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'option',
+  'optgroup',
+  'datalist',
+  'dialog',
+  'slot',
 ]);
 
 /** Landmark elements that hold site chrome rather than the page's own content. */
@@ -14,8 +41,19 @@ export const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'menu']
 
 /** ARIA roles of site chrome. */
 export const CHROME_ROLES: ReadonlySet<string> = new Set([
-  'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog',
-  'menu', 'menubar', 'toolbar', 'tablist', 'tooltip', 'marquee',
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+  'tooltip',
+  'marquee',
 ]);
 
 /**
@@ -24,12 +62,53 @@ export const CHROME_ROLES: ReadonlySet<string> = new Set([
  * chrome. Matching whole tokens keeps `header-image` or `loading` from matching.
  */
 export const CHROME_TOKENS: ReadonlySet<string> = new Set([
-  'ad', 'ads', 'adv', 'advert', 'adverts', 'advertisement', 'advertising', 'adslot', 'adunit',
-  'sponsor', 'sponsored', 'promo', 'promoted', 'cookie', 'cookies', 'consent', 'gdpr', 'cmp',
-  'newsletter', 'subscribe', 'signup', 'paywall', 'share', 'sharing', 'social', 'breadcrumb',
-  'breadcrumbs', 'skiplink', 'skip', 'sidebar', 'related', 'recommended', 'popup', 'modal',
-  'overlay', 'outbrain', 'taboola', 'sronly', 'sr', 'visuallyhidden', 'hidden', 'offscreen',
-  'navbar', 'topbar', 'menu', 'masthead', 'toolbar',
+  'ad',
+  'ads',
+  'adv',
+  'advert',
+  'adverts',
+  'advertisement',
+  'advertising',
+  'adslot',
+  'adunit',
+  'sponsor',
+  'sponsored',
+  'promo',
+  'promoted',
+  'cookie',
+  'cookies',
+  'consent',
+  'gdpr',
+  'cmp',
+  'newsletter',
+  'subscribe',
+  'signup',
+  'paywall',
+  'share',
+  'sharing',
+  'social',
+  'breadcrumb',
+  'breadcrumbs',
+  'skiplink',
+  'skip',
+  'sidebar',
+  'related',
+  'recommended',
+  'popup',
+  'modal',
+  'overlay',
+  'outbrain',
+  'taboola',
+  'sronly',
+  'sr',
+  'visuallyhidden',
+  'hidden',
+  'offscreen',
+  'navbar',
+  'topbar',
+  'menu',
+  'masthead',
+  'toolbar',
 ]);
 
 /** Tags a chrome token never removes: the page's own content containers. */
@@ -38,7 +117,8 @@ const PROTECTED_TAGS: ReadonlySet<string> = new Set(['html', 'body', 'main', 'ar
 /** Sectioning elements: a `<header>`/`<footer>` inside one belongs to it, not to the site. */
 const SECTIONING: ReadonlySet<string> = new Set(['article', 'main', 'section']);
 
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+const HIDDEN_STYLE =
+  /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 
 /**
  * True when an element is boilerplate that text and markdown leave out, with everything
@@ -82,7 +162,10 @@ export function isBoilerplate(element: HtmlElement): boolean {
 function hasChromeToken(value: string | null): boolean {
   if (value === null || value === '') return false;
   // Split camelCase too: `cookieBanner` -> cookie, banner.
-  const tokens = value.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  const tokens = value
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
   for (const token of tokens) if (token !== '' && CHROME_TOKENS.has(token)) return true;
   // `sr-only`, `visually-hidden`, `skip-link`: joined pairs.
   for (let i = 0; i + 1 < tokens.length; i++) {

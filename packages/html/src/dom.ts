@@ -30,6 +30,7 @@ export function childrenOf(node: HtmlNode): readonly HtmlNode[] {
 }
 
 /** What a {@link walk} visitor returns: `skip` leaves the node's children out. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing is a void function.
 export type WalkAction = 'skip' | undefined | void;
 
 /** Callbacks of {@link walk}. */
@@ -82,7 +83,8 @@ export function walk(root: HtmlNode, visitor: Visitor): void {
 /** Every element below `root` (excluding `root`) whose tag name is in `names`, in document order. */
 export function findAll(root: HtmlNode, names: ReadonlySet<string> | string): HtmlElement[] {
   const found: HtmlElement[] = [];
-  const match = typeof names === 'string' ? (tag: string) => tag === names : (tag: string) => names.has(tag);
+  const match =
+    typeof names === 'string' ? (tag: string) => tag === names : (tag: string) => names.has(tag);
   walk(root, {
     enter(node) {
       if (node !== root && isElement(node) && match(node.tagName)) found.push(node);

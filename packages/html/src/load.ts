@@ -37,7 +37,11 @@ export function loadHtml(doc: FetchedDocument): LoadResult {
 function load(doc: FetchedDocument): LoadResult {
   const { kind, reason } = bodyKind(doc);
   if (kind === 'unsupported') {
-    return { ok: false, error: 'unsupported_content_type', message: `Cannot read the page as HTML: ${reason}.` };
+    return {
+      ok: false,
+      error: 'unsupported_content_type',
+      message: `Cannot read the page as HTML: ${reason}.`,
+    };
   }
   const decoded = decodeBytes(doc.bytes, {
     contentType: doc.contentType,
@@ -59,12 +63,26 @@ function load(doc: FetchedDocument): LoadResult {
     document = parse(source, { scriptingEnabled: true });
   } catch (error) {
     // parse5 recovers from every markup error; reaching here means a limit of the engine.
-    return { ok: false, error: 'parse_error', message: `The page could not be parsed: ${String(error)}.` };
+    return {
+      ok: false,
+      error: 'parse_error',
+      message: `The page could not be parsed: ${String(error)}.`,
+    };
   }
 
   const html = document.childNodes.find(isElement) ?? null;
-  const head = html === null ? null : (html.childNodes.find((n) => isElement(n) && n.tagName === 'head') as HtmlElement | undefined) ?? null;
-  const body = html === null ? null : (html.childNodes.find((n) => isElement(n) && n.tagName === 'body') as HtmlElement | undefined) ?? null;
+  const head =
+    html === null
+      ? null
+      : ((html.childNodes.find((n) => isElement(n) && n.tagName === 'head') as
+          | HtmlElement
+          | undefined) ?? null);
+  const body =
+    html === null
+      ? null
+      : ((html.childNodes.find((n) => isElement(n) && n.tagName === 'body') as
+          | HtmlElement
+          | undefined) ?? null);
 
   // HTML §4.2.3: the document base URL is the first `<base>` with an `href`, resolved
   // against the document's own URL.

@@ -4,15 +4,66 @@ import type { HtmlNode } from './types.js';
 
 /** Elements that start and end a block of text. */
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details',
-  'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'legend', 'li',
-  'listing', 'main', 'menu', 'nav', 'ol', 'p', 'plaintext', 'pre', 'section', 'summary',
-  'table', 'tbody', 'tfoot', 'thead', 'tr', 'ul', 'xmp',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'legend',
+  'li',
+  'listing',
+  'main',
+  'menu',
+  'nav',
+  'ol',
+  'p',
+  'plaintext',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'tfoot',
+  'thead',
+  'tr',
+  'ul',
+  'xmp',
 ]);
 
 /** Blocks that sit one per line (list items, table rows, definitions) rather than as paragraphs. */
-const LINE_TAGS: ReadonlySet<string> = new Set(['li', 'dt', 'dd', 'tr', 'caption', 'summary', 'legend']);
+const LINE_TAGS: ReadonlySet<string> = new Set([
+  'li',
+  'dt',
+  'dd',
+  'tr',
+  'caption',
+  'summary',
+  'legend',
+]);
 
 const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 
@@ -86,19 +137,25 @@ export function readableText(root: HtmlNode, options: ReadableTextOptions = {}):
     },
   });
   flush();
-  return out.join('').replace(/\u2028/g, '\n').replace(/\u2029/g, '\t');
+  return out
+    .join('')
+    .replace(/\u2028/g, '\n')
+    .replace(/\u2029/g, '\t');
 }
 
 function collapseLine(text: string): string {
   // Collapse ASCII whitespace; keep our line-break and cell markers, trimming around them.
-  return text
-    .replace(/[\t\n\f\r ]+/g, ' ')
-    .replace(/ ?([\u2028\u2029]) ?/g, '$1')
-    .replace(/^[ \u2028\u2029]+|[ \u2028\u2029]+$/g, '');
+  return (
+    text
+      .replace(/[\t\n\f\r ]+/g, ' ')
+      .replace(/ ?([\u2028\u2029]) ?/g, '$1')
+      // Block ends are trimmed of every kind of space (a lone &nbsp; is an empty block).
+      .replace(/^\s+|\s+$/g, '')
+  );
 }
 
 const WORD =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]|[\p{L}\p{N}\p{M}]+(?:['’.\-][\p{L}\p{N}\p{M}]+)*/gu;
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]|[\p{L}\p{N}\p{M}]+(?:['’.-][\p{L}\p{N}\p{M}]+)*/gu;
 
 /**
  * Count words the same way everywhere: runs of letters, digits and marks (joined by an

@@ -28,9 +28,11 @@ export const DEFAULT_DOCUMENT = {
  */
 export function makeDocument(body: string | Uint8Array, init: DocumentInit = {}): FetchedDocument {
   const url = init.url ?? DEFAULT_DOCUMENT.url;
-  const contentType = init.contentType === undefined ? DEFAULT_DOCUMENT.contentType : init.contentType;
+  const contentType =
+    init.contentType === undefined ? DEFAULT_DOCUMENT.contentType : init.contentType;
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
-  if (contentType !== null && headers['content-type'] === undefined) headers['content-type'] = contentType;
+  if (contentType !== null && headers['content-type'] === undefined)
+    headers['content-type'] = contentType;
   return {
     requestedUrl: init.requestedUrl ?? url,
     url,

@@ -26,7 +26,11 @@ export type FixtureProduct = (
  * the signed bytes) and the rest of the result with `expected.json`. `vitest -u`
  * rewrites the expected files; review them in the diff like code.
  */
-export function runFixtures(dir: string, product: FixtureProduct, options: RunFixturesOptions = {}): void {
+export function runFixtures(
+  dir: string,
+  product: FixtureProduct,
+  options: RunFixturesOptions = {},
+): void {
   const textExtension = options.textExtension ?? 'txt';
   const inputName = options.input ?? 'input.html';
   const cases = readdirSync(dir, { withFileTypes: true })

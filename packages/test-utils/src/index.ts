@@ -1,4 +1,9 @@
-export { bytesArbitrary, contentTypeArbitrary, htmlArbitrary, textArbitrary } from './arbitraries.js';
+export {
+  bytesArbitrary,
+  contentTypeArbitrary,
+  htmlArbitrary,
+  textArbitrary,
+} from './arbitraries.js';
 export { DEFAULT_DOCUMENT, type DocumentInit, makeDocument } from './document.js';
 export {
   type FixtureProduct,

@@ -1,0 +1,23 @@
+import TurndownService from 'turndown';
+// @ts-ignore
+import { gfm } from 'turndown-plugin-gfm';
+import { parseHTML } from 'linkedom';
+import { Readability } from '@mozilla/readability';
+import ogs from 'open-graph-scraper';
+import { unified } from 'unified';
+import rehypeParse from 'rehype-parse';
+import rehypeRemark from 'rehype-remark';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+import { parse } from 'parse5';
+import { Parser } from 'htmlparser2';
+const html = `<!doctype html><html><head><title>T</title><meta property="og:title" content="OG"><meta name="twitter:card" content="summary"></head><body><nav>n</nav><article><h1>Hello</h1><p>Some <b>bold</b> text and a <a href="/x">link</a>. ${'More words here. '.repeat(40)}</p><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table><pre><code class="language-js">let x = 1;</code></pre></article></body></html>`;
+const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+td.use(gfm);
+console.log(td.turndown(html).slice(0, 300));
+const { document } = parseHTML(html);
+console.log(new Readability(document as any).parse()?.textContent?.slice(0, 100));
+console.log(JSON.stringify((await ogs({ html })).result));
+const p = unified().use(rehypeParse).use(rehypeRemark).use(remarkGfm).use(remarkStringify);
+console.log(String(p.processSync(html)).slice(0,300));
+parse(html); new Parser({}).end(html);

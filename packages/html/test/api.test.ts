@@ -1,0 +1,31 @@
+import { expect, test } from 'vitest';
+import * as html from '../src/index.js';
+
+test('exports exactly the public API', () => {
+  expect(Object.keys(html).sort()).toEqual([
+    'BLOCK_TAGS',
+    'CHROME_ROLES',
+    'CHROME_TAGS',
+    'CHROME_TOKENS',
+    'HTML_MAX_PARSE_CHARS',
+    'NON_CONTENT_TAGS',
+    'bareHost',
+    'bodyKind',
+    'childrenOf',
+    'collapseWhitespace',
+    'contentRoot',
+    'countWords',
+    'findAll',
+    'findFirst',
+    'getAttr',
+    'httpOrigin',
+    'isBoilerplate',
+    'isElement',
+    'isText',
+    'loadHtml',
+    'readableText',
+    'resolveUrl',
+    'textContent',
+    'walk',
+  ]);
+});

@@ -1,0 +1,58 @@
+import {
+  bytesArbitrary,
+  contentTypeArbitrary,
+  htmlArbitrary,
+  makeDocument,
+} from '@storefront/test-utils';
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { contentRoot, loadHtml, readableText, resolveUrl } from '../src/index.js';
+
+test('loadHtml and readableText are total on arbitrary bytes and content types', () => {
+  fc.assert(
+    fc.property(bytesArbitrary, contentTypeArbitrary, (bytes, contentType) => {
+      const loaded = loadHtml(makeDocument(bytes, { contentType }));
+      if (loaded.ok) expect(typeof readableText(contentRoot(loaded.page))).toBe('string');
+      else expect(['unsupported_content_type', 'parse_error']).toContain(loaded.error);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('the same bytes give the same text', () => {
+  fc.assert(
+    fc.property(htmlArbitrary, (html) => {
+      const a = loadHtml(makeDocument(html));
+      const b = loadHtml(makeDocument(html));
+      if (!a.ok || !b.ok) return;
+      expect(readableText(contentRoot(a.page))).toBe(readableText(contentRoot(b.page)));
+      expect(a.page.baseUrl).toBe(b.page.baseUrl);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('readable text never has runs of ASCII spaces or more than one blank line', () => {
+  fc.assert(
+    fc.property(htmlArbitrary, (html) => {
+      const loaded = loadHtml(makeDocument(html));
+      if (!loaded.ok) return;
+      const text = readableText(contentRoot(loaded.page));
+      // Outside <pre>, whitespace is collapsed; the generator's <pre> can keep runs.
+      if (!/<(pre|listing|xmp|plaintext)/i.test(html)) {
+        expect(text).not.toMatch(/ {2}|\n{3}/);
+        expect(text).toBe(text.trim());
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('resolveUrl returns an absolute URL or null, never throws', () => {
+  fc.assert(
+    fc.property(fc.string(), (href) => {
+      const url = resolveUrl(href, 'https://example.com/a/');
+      if (url !== null) expect(URL.canParse(url)).toBe(true);
+    }),
+  );
+});

@@ -1,0 +1,9 @@
+export { DESCRIPTION_MAX_CHARS, extractText } from './extract-text.js';
+export {
+  FETCH_FIELD_TYPES,
+  FETCH_MAX_FIELDS,
+  type FetchExtract,
+  type FetchField,
+  parseFetchExtract,
+} from './fields.js';
+export type { FieldValue, TextData, TextErrorCode, TextLink, TextOptions } from './types.js';
