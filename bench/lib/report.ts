@@ -49,13 +49,29 @@ export function printTable(title: string, rows: readonly Measured[]): void {
     (r.p99Ms * 1000).toFixed(1),
     String(r.samples),
   ]);
+  printColumns(title, header, body);
+}
+
+/**
+ * Print any rows of cells as a fixed-width table: the first `leftColumns` columns are
+ * left-aligned (names), the rest right-aligned (numbers).
+ */
+export function printColumns(
+  title: string,
+  header: readonly string[],
+  body: readonly (readonly string[])[],
+  leftColumns = 1,
+): void {
   const widths = header.map((h, i) =>
-    Math.max(h.length, ...body.map((row) => (row[i] as string).length)),
+    Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)),
   );
   const line = (cells: readonly string[]) =>
     cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
-      .join('  ');
+      .map((c, i) =>
+        i < leftColumns ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number),
+      )
+      .join('  ')
+      .trimEnd();
   console.log(`\n${title}`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

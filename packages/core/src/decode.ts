@@ -132,5 +132,8 @@ function xmlDeclaredLabel(bytes: Uint8Array): string | null {
 
 function decodeAs(bytes: Uint8Array, name: string): string {
   if (name === 'UTF-8') return utf8.decode(bytes);
-  return whatwgEncoding.decode(bytes, name);
+  const text = whatwgEncoding.decode(bytes, name);
+  // iconv-lite passes unpaired UTF-16 surrogates through; the Encoding Standard turns
+  // them into U+FFFD, and canonical JSON refuses them.
+  return text.isWellFormed() ? text : text.toWellFormed();
 }

@@ -94,8 +94,8 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
   info(
     'not_found',
     'request',
-    'No route answers this method and path.',
-    'No route for `GET /nope`',
+    'No route answers this method and path, or the thing a parameter names does not exist in the fetched content (a table index past the last table, a page without tables).',
+    'Table 5 was requested; the page has 3 tables',
   ),
   info(
     'invalid_url',

@@ -117,6 +117,17 @@ describe('decodeBytes', () => {
   it('decodes an empty body to an empty string', () => {
     expect(decodeBytes(new Uint8Array()).text).toBe('');
   });
+
+  it.each([
+    ['UTF-16LE lone high surrogate', [0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00], '\ufffdA'],
+    ['UTF-16LE lone low surrogate', [0xff, 0xfe, 0x00, 0xdc], '\ufffd'],
+    ['UTF-16BE lone high surrogate', [0xfe, 0xff, 0xd8, 0x00], '\ufffd'],
+    ['UTF-16LE valid pair', [0xff, 0xfe, 0x3d, 0xd8, 0x00, 0xde], '\u{1F600}'],
+  ])('turns %s into well-formed text', (_name, bytes, text) => {
+    const decoded = decodeBytes(Uint8Array.from(bytes)).text;
+    expect(decoded).toBe(text);
+    expect(decoded.isWellFormed()).toBe(true);
+  });
 });
 
 describe('parseContentType', () => {

@@ -155,32 +155,91 @@ export function isBoilerplate(element: HtmlElement): boolean {
         break;
     }
   }
-  if (PROTECTED_TAGS.has(tag)) return false;
+  if (PROTECTED_TAGS.has(tag) || (element as Marked)[CONTENT_HOLDER] === true) return false;
   return hasChromeToken(classes) || hasChromeToken(id);
 }
 
+/**
+ * Elements that hold a `<main>`, `role="main"` or `<article>`: a class or id token
+ * never removes them (a layout wrapper such as `layout--withSidebar` around the posts
+ * of a thread is not a sidebar). Filled by `loadHtml` for every tree it builds.
+ */
+const CONTENT_HOLDER = Symbol('@storefront/html content holder');
+// The tree is built by `loadHtml` and owned by this package: marks live on its nodes,
+// so they die with the tree (a weak collection would keep them to the next full GC).
+type Marked = HtmlElement & { [CONTENT_HOLDER]?: true; [IN_SECTION]?: boolean };
+const IN_SECTION = Symbol('@storefront/html inside section');
+
+/** Mark the ancestors of the main-content elements (`main`, `role="main"`, `article`) of a fresh tree. */
+export function markContentHolders(holders: readonly HtmlElement[]): void {
+  for (const holder of holders) {
+    let node = holder.parentNode;
+    while (node !== null && 'tagName' in node && (node as Marked)[CONTENT_HOLDER] !== true) {
+      (node as Marked)[CONTENT_HOLDER] = true;
+      node = node.parentNode;
+    }
+  }
+}
+
+// Class and id strings repeat across a page and across pages: remember the verdicts.
+// The cache only saves time; the answer for a string never changes.
+const tokenVerdicts = new Map<string, boolean>();
+const TOKEN_CACHE_MAX = 4096;
+
 function hasChromeToken(value: string | null): boolean {
   if (value === null || value === '') return false;
-  // Split camelCase too: `cookieBanner` -> cookie, banner.
-  const tokens = value
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/);
-  for (const token of tokens) if (token !== '' && CHROME_TOKENS.has(token)) return true;
-  // `sr-only`, `visually-hidden`, `skip-link`: joined pairs.
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    if (CHROME_TOKENS.has(tokens[i]! + tokens[i + 1]!)) return true;
+  let verdict = tokenVerdicts.get(value);
+  if (verdict === undefined) {
+    verdict = chromeTokenIn(value);
+    if (tokenVerdicts.size >= TOKEN_CACHE_MAX) tokenVerdicts.clear();
+    tokenVerdicts.set(value, verdict);
+  }
+  return verdict;
+}
+
+function chromeTokenIn(value: string): boolean {
+  for (const name of value.split(/[\t\n\f\r ]+/)) {
+    // BEM modifiers (`block--withSidebar`) describe a state, not what the element is.
+    const block = name.split('--')[0]!;
+    // Split camelCase too: `cookieBanner` -> cookie, banner.
+    const tokens = block
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/);
+    for (const token of tokens) if (token !== '' && CHROME_TOKENS.has(token)) return true;
+    // `sr-only`, `visually-hidden`, `skip-link`: joined pairs.
+    for (let i = 0; i + 1 < tokens.length; i++) {
+      if (CHROME_TOKENS.has(tokens[i]! + tokens[i + 1]!)) return true;
+    }
   }
   return false;
 }
 
+// Whether an element sits inside an article, main or section, memoised on the elements
+// climbed: asking for every <header>/<footer> of a 10,000-level page would otherwise
+// climb the same ancestors again and again (quadratic).
+
 function insideSection(element: HtmlElement): boolean {
+  const path: HtmlElement[] = [];
+  let answer = false;
   let node = element.parentNode;
   while (node !== null && 'tagName' in node) {
-    if (SECTIONING.has(node.tagName) || getAttr(node, 'role') === 'main') return true;
+    const cached = (node as Marked)[IN_SECTION];
+    if (cached !== undefined) {
+      answer = cached;
+      break;
+    }
+    if (SECTIONING.has(node.tagName) || getAttr(node, 'role') === 'main') {
+      answer = true;
+      (node as Marked)[IN_SECTION] = true;
+      break;
+    }
+    path.push(node);
     node = node.parentNode;
   }
-  return false;
+  // Every ancestor climbed past has the same answer as the point where the climb stopped.
+  for (const ancestor of path) (ancestor as Marked)[IN_SECTION] = answer;
+  return answer;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { decodeBytes, type FetchedDocument } from '@storefront/core';
 import { parse } from 'parse5';
 import { bodyKind } from './body-kind.js';
-import { collapseWhitespace, findFirst, getAttr, isElement, textContent } from './dom.js';
+import { markContentHolders } from './boilerplate.js';
+import { collapseWhitespace, getAttr, isElement, textContent, walk } from './dom.js';
 import type { HtmlDocumentNode, HtmlElement, HtmlPage, LoadResult } from './types.js';
 import { resolveUrl } from './urls.js';
 
@@ -12,7 +13,14 @@ import { resolveUrl } from './urls.js';
  */
 export const HTML_MAX_PARSE_CHARS = 5 * 1024 * 1024;
 
-const cache = new WeakMap<FetchedDocument, LoadResult>();
+/**
+ * The parse is kept on the document object itself, under a private symbol, not in a
+ * `WeakMap`: V8 keeps a weak map's values alive until a full collection, so a cache
+ * there promoted every tree to the old generation and made loading 40 % slower. A
+ * property dies with the document, young, as the tree should.
+ */
+const PAGE = Symbol('@storefront/html page');
+type CarriesPage = { [PAGE]?: LoadResult };
 
 /**
  * Decode and parse a fetched document once. Every product that reads the same
@@ -26,10 +34,12 @@ const cache = new WeakMap<FetchedDocument, LoadResult>();
  *   if (loaded.ok) console.log(loaded.page.title);
  */
 export function loadHtml(doc: FetchedDocument): LoadResult {
-  let result = cache.get(doc);
-  if (result === undefined) {
-    result = load(doc);
-    cache.set(doc, result);
+  const cached = (doc as CarriesPage)[PAGE];
+  if (cached !== undefined) return cached;
+  const result = load(doc);
+  // A frozen document cannot carry the parse; it is then parsed on every call.
+  if (Object.isExtensible(doc)) {
+    Object.defineProperty(doc, PAGE, { value: result, enumerable: false, configurable: true });
   }
   return result;
 }
@@ -84,18 +94,35 @@ function load(doc: FetchedDocument): LoadResult {
           | HtmlElement
           | undefined) ?? null);
 
+  // One walk finds the base URL, the title and the main-content holders.
+  const HTML_NS = 'http://www.w3.org/1999/xhtml';
+  let baseHref: string | null = null;
+  let titleElement: HtmlElement | null = null;
+  const holders: HtmlElement[] = [];
+  if (html !== null) {
+    walk(html, {
+      enter(node) {
+        if (!isElement(node)) return 'skip';
+        const tag = node.tagName;
+        if (tag === 'article' || tag === 'main') holders.push(node);
+        else if (tag === 'base') {
+          if (baseHref === null) baseHref = getAttr(node, 'href');
+        } else if (tag === 'title') {
+          if (titleElement === null && node.namespaceURI === HTML_NS) titleElement = node;
+          return 'skip';
+        } else if (node.attrs.length > 0 && getAttr(node, 'role') === 'main') holders.push(node);
+      },
+    });
+    markContentHolders(holders);
+  }
+
   // HTML §4.2.3: the document base URL is the first `<base>` with an `href`, resolved
   // against the document's own URL.
   let baseUrl = doc.url;
-  if (kind === 'html' && html !== null) {
-    const base = findBase(html);
-    if (base !== null) baseUrl = resolveUrl(base, doc.url) ?? doc.url;
-  }
-
   let title: string | null = null;
-  if (kind === 'html' && html !== null) {
-    const element = findFirst(head ?? html, 'title') ?? findFirst(html, 'title');
-    if (element !== null) title = collapseWhitespace(textContent(element)) || null;
+  if (kind === 'html') {
+    if (baseHref !== null) baseUrl = resolveUrl(baseHref, doc.url) ?? doc.url;
+    if (titleElement !== null) title = collapseWhitespace(textContent(titleElement)) || null;
   }
 
   const page: HtmlPage = {
@@ -111,25 +138,6 @@ function load(doc: FetchedDocument): LoadResult {
     kind,
   };
   return { ok: true, page };
-}
-
-function findBase(html: HtmlElement): string | null {
-  let href: string | null = null;
-  // Only the first `<base>` carrying `href` counts; search in document order.
-  const stack: HtmlElement[] = [html];
-  const order: HtmlElement[] = [];
-  while (stack.length > 0 && href === null) {
-    const element = stack.pop()!;
-    if (element.tagName === 'base') {
-      const value = getAttr(element, 'href');
-      if (value !== null) href = value;
-      continue;
-    }
-    order.length = 0;
-    for (const child of element.childNodes) if (isElement(child)) order.push(child);
-    for (let i = order.length - 1; i >= 0; i--) stack.push(order[i]!);
-  }
-  return href;
 }
 
 function escapeText(text: string): string {

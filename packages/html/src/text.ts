@@ -145,26 +145,90 @@ export function readableText(root: HtmlNode, options: ReadableTextOptions = {}):
 
 function collapseLine(text: string): string {
   // Collapse ASCII whitespace; keep our line-break and cell markers, trimming around them.
-  return (
-    text
-      .replace(/[\t\n\f\r ]+/g, ' ')
-      .replace(/ ?([\u2028\u2029]) ?/g, '$1')
-      // Block ends are trimmed of every kind of space (a lone &nbsp; is an empty block).
-      .replace(/^\s+|\s+$/g, '')
-  );
+  // Block ends are trimmed of every kind of space (a lone &nbsp; is an empty block);
+  // `trim()` also drops markers at the ends, since U+2028 and U+2029 are line terminators.
+  const collapsed = text.replace(ASCII_WHITESPACE, ' ');
+  if (collapsed.indexOf('\u2028') === -1 && collapsed.indexOf('\u2029') === -1)
+    return collapsed.trim();
+  return collapsed.replace(AROUND_MARKERS, '$1').trim();
 }
 
-const WORD =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]|[\p{L}\p{N}\p{M}]+(?:['’.-][\p{L}\p{N}\p{M}]+)*/gu;
+const ASCII_WHITESPACE = /[\t\n\f\r ]+/g;
+const AROUND_MARKERS = / ?([\u2028\u2029]) ?/g;
+
+const SOLO =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+// Character classes of the word counter.
+const SEPARATOR = 1;
+const LETTER = 2;
+const JOINER = 3;
+const ALONE = 4;
+
+// Classes of the Basic Multilingual Plane, filled on first sight (0 = not yet known).
+const BMP_CLASSES = new Uint8Array(0x10000);
+
+function classOf(codePoint: number): number {
+  if (codePoint < 0x10000) {
+    const known = BMP_CLASSES[codePoint]!;
+    if (known !== 0) return known;
+  }
+  const char = String.fromCodePoint(codePoint);
+  const found =
+    codePoint === 0x27 || codePoint === 0x2019 || codePoint === 0x2e || codePoint === 0x2d
+      ? JOINER
+      : SOLO.test(char)
+        ? ALONE
+        : WORD_CHAR.test(char)
+          ? LETTER
+          : SEPARATOR;
+  if (codePoint < 0x10000) BMP_CLASSES[codePoint] = found;
+  return found;
+}
 
 /**
- * Count words the same way everywhere: runs of letters, digits and marks (joined by an
- * apostrophe, dot or hyphen), with each character of scripts written without spaces
- * (Han, kana, Thai, Lao, Khmer, Myanmar) counted as one word.
+ * Count words the same way everywhere: runs of letters, digits and marks, where a single
+ * apostrophe, dot or hyphen between two such characters joins them (`don't`, `3.14`,
+ * `e-mail`); each character of scripts written without spaces (Han, kana, Thai, Lao,
+ * Khmer, Myanmar) is one word on its own. One pass over the text.
  */
 export function countWords(text: string): number {
   let count = 0;
-  WORD.lastIndex = 0;
-  while (WORD.exec(text) !== null) count++;
+  let inWord = false;
+  let joined = false;
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    switch (classOf(code)) {
+      case LETTER:
+        if (!inWord) count++;
+        inWord = true;
+        joined = false;
+        break;
+      case JOINER:
+        // One joiner inside a word may continue it; a second in a row ends it.
+        if (inWord && !joined) joined = true;
+        else {
+          inWord = false;
+          joined = false;
+        }
+        break;
+      case ALONE:
+        count++;
+        inWord = false;
+        joined = false;
+        break;
+      default:
+        inWord = false;
+        joined = false;
+    }
+  }
   return count;
 }

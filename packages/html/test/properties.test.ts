@@ -6,7 +6,7 @@ import {
 } from '@storefront/test-utils';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { contentRoot, loadHtml, readableText, resolveUrl } from '../src/index.js';
+import { contentRoot, countWords, loadHtml, readableText, resolveUrl } from '../src/index.js';
 
 test('loadHtml and readableText are total on arbitrary bytes and content types', () => {
   fc.assert(
@@ -45,6 +45,47 @@ test('readable text never has runs of ASCII spaces or more than one blank line',
       }
     }),
     { numRuns: 300 },
+  );
+});
+
+test('countWords agrees with its definition as a regular expression', () => {
+  const solo =
+    '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
+  const letter = `(?:(?![${solo}])[\\p{L}\\p{N}\\p{M}])`;
+  const word = new RegExp(`[${solo}]|${letter}+(?:['’.\\-]${letter}+)*`, 'gu');
+  const reference = (text: string) => text.match(word)?.length ?? 0;
+  const pieces = fc.constantFrom(
+    'a',
+    'Z',
+    '9',
+    'é',
+    '\u0301',
+    '日',
+    'カ',
+    'ก',
+    '한',
+    "'",
+    '’',
+    '.',
+    '-',
+    ' ',
+    '\n',
+    ',',
+    '😀',
+    '\ud800',
+    'ا',
+  );
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string(),
+        fc.array(pieces).map((p) => p.join('')),
+      ),
+      (text) => {
+        expect(countWords(text)).toBe(reference(text));
+      },
+    ),
+    { numRuns: 1000 },
   );
 });
 

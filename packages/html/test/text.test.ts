@@ -45,6 +45,13 @@ describe('readableText', () => {
     expect(textOf(html)).toBe('Title\n\nBody text.\n\nBy Ann');
   });
 
+  test('a class token never removes a wrapper of the main content', () => {
+    const thread = `<div class="p-body-main--withSidebar"><article><p>First post</p></article>
+      <article><p>Second post</p></article></div><div class="p-body-sidebar"><p>Members online</p></div>`;
+    expect(textOf(thread)).toBe('First post\n\nSecond post');
+    expect(textOf('<div class="layout sidebar"><main><p>Inside</p></main></div>')).toBe('Inside');
+  });
+
   test('keeps the article when there is one, the main when there is one', () => {
     expect(textOf('<p>outside</p><main><p>inside</p></main>')).toBe('inside');
     expect(textOf('<p>outside</p><article><p>inside</p></article>')).toBe('inside');
@@ -73,6 +80,8 @@ describe('isBoilerplate', () => {
     ['<div class="loading">x</div>', false],
     ['<div class="adventure">x</div>', false],
     ['<div class="post-body">x</div>', false],
+    ['<div class="p-body-main--withSidebar">x</div>', false],
+    ['<div class="card related--open">x</div>', true],
     ['<div style="visibility:hidden">x</div>', true],
     ['<div style="display:block">x</div>', false],
   ])('%s → %s', (markup, expected) => {

@@ -13,10 +13,10 @@ export interface RunFixturesOptions {
   readonly input?: string;
 }
 
-/** A product under test: takes a document and the fixture's `options.json`. */
-export type FixtureProduct = (
+/** A product under test: takes a document and the fixture's `options.json` (as `O`). */
+export type FixtureProduct<O = Record<string, unknown>> = (
   doc: FetchedDocument,
-  options: Record<string, unknown> | undefined,
+  options: O | undefined,
 ) => ProductResult<unknown>;
 
 /**
@@ -26,9 +26,9 @@ export type FixtureProduct = (
  * the signed bytes) and the rest of the result with `expected.json`. `vitest -u`
  * rewrites the expected files; review them in the diff like code.
  */
-export function runFixtures(
+export function runFixtures<O = Record<string, unknown>>(
   dir: string,
-  product: FixtureProduct,
+  product: FixtureProduct<O>,
   options: RunFixturesOptions = {},
 ): void {
   const textExtension = options.textExtension ?? 'txt';
@@ -44,7 +44,7 @@ export function runFixtures(
       const doc = readFixtureDocument(folder, inputName);
       const optionsFile = join(folder, 'options.json');
       const productOptions = existsSync(optionsFile)
-        ? (JSON.parse(readFileSync(optionsFile, 'utf8')) as Record<string, unknown>)
+        ? (JSON.parse(readFileSync(optionsFile, 'utf8')) as O)
         : undefined;
       const result = product(doc, productOptions);
       const { text, ...rest } = result as { text?: string };
@@ -82,7 +82,8 @@ export function stableJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // A null-prototype object keeps an own `__proto__` key as data.
+    const out: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(value).sort()) {
       const child = (value as Record<string, unknown>)[key];
       if (child !== undefined) out[key] = sortKeys(child);

@@ -7,7 +7,18 @@ import {
   StorefrontError,
 } from '@storefront/core';
 import { resolveFields } from '@storefront/extract';
-import { contentRoot, countWords, type HtmlPage, loadHtml, readableText } from '@storefront/html';
+import {
+  collapseWhitespace,
+  contentRoot,
+  countWords,
+  findAll,
+  type HtmlElement,
+  type HtmlPage,
+  isBoilerplate,
+  loadHtml,
+  readableText,
+  textContent,
+} from '@storefront/html';
 import { extractLinks } from '@storefront/links';
 import { toMarkdown } from '@storefront/markdown';
 import { parseFetchExtract } from './fields.js';
@@ -50,7 +61,7 @@ export function extractText(
   const page = loaded.page;
 
   let content: string;
-  let words: number;
+  let words: number | undefined;
   let truncated = doc.truncated || page.clipped;
   if (format === 'markdown') {
     const markdown = toMarkdown(doc);
@@ -60,7 +71,6 @@ export function extractText(
     truncated ||= markdown.data.truncated;
   } else {
     content = page.kind === 'text' ? plainText(page) : readableText(contentRoot(page));
-    words = countWords(content);
   }
 
   const data: {
@@ -72,7 +82,7 @@ export function extractText(
   let text = content;
   if (wanted.mode === 'summary') {
     data.description = describe(page, content);
-    data.wordCount = words;
+    data.wordCount = words ?? countWords(content);
   } else if (wanted.mode === 'fields') {
     const { record } = resolveFields(page, wanted.fields);
     const extract: Record<string, FieldValue> = {};
@@ -95,9 +105,30 @@ function describe(page: HtmlPage, content: string): string {
     const declared = record.description;
     if (typeof declared === 'string' && declared.trim() !== '') return declared;
   }
-  // No declared description: the first paragraph, cut at a word boundary.
-  const first = content.split('\n\n').find((block) => countWords(block) > 0) ?? '';
+  // No declared description: the first non-empty paragraph (`<p>`) of the content,
+  // else the first block of the text, cut at a word boundary.
+  let first = '';
+  if (page.kind === 'html') {
+    for (const paragraph of findAll(contentRoot(page), 'p')) {
+      if (isBoilerplateInside(paragraph)) continue;
+      const text = collapseWhitespace(textContent(paragraph));
+      if (countWords(text) > 0) {
+        first = text;
+        break;
+      }
+    }
+  }
+  if (first === '') first = content.split('\n\n').find((block) => countWords(block) > 0) ?? '';
   return clip(first.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX_CHARS);
+}
+
+function isBoilerplateInside(element: HtmlElement): boolean {
+  for (let node: HtmlElement | null = element; node !== null; ) {
+    if (isBoilerplate(node)) return true;
+    const parent: HtmlElement['parentNode'] = node.parentNode;
+    node = parent !== null && 'tagName' in parent ? parent : null;
+  }
+  return false;
 }
 
 function clip(text: string, max: number): string {

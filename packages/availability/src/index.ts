@@ -1,0 +1,13 @@
+export { classifyAvailability } from './classify-availability.js';
+export { AVAILABILITY_ERROR_REASONS, AVAILABILITY_RUBRIC, type ErrorReasonRow } from './rubric.js';
+export type {
+  AvailabilityData,
+  AvailabilityErrorCode,
+  AvailabilityOptions,
+  AvailabilityReason,
+  ProbeFailure,
+  ProbeOutcome,
+  ProbeSuccess,
+  ProbeTiming,
+  ResponseClass,
+} from './types.js';

@@ -1,0 +1,12 @@
+export { checkDiffParams, type DiffParamCheck, type ParamProblem } from './check-params.js';
+export { diffText } from './diff-text.js';
+export {
+  DIFF_CLAIM_VERSION,
+  DIFF_CONTEXT_LINES,
+  DIFF_MAX_EDIT_DISTANCE,
+  DIFF_MAX_HUNK_LINES,
+  DIFF_MAX_PREV_HASH_CHARS,
+  DIFF_MAX_PREV_TEXT_CHARS,
+  DIFF_MAX_WORK,
+} from './limits.js';
+export type { DiffData, DiffErrorCode, DiffInput, DiffLines, DiffOptions } from './types.js';

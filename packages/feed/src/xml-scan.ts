@@ -1,0 +1,289 @@
+import { FEED_MAX_DEPTH, FEED_MAX_ELEMENTS } from './limits.js';
+
+/** Local names of the root elements of the formats read: RSS 0.9x/2.0, RDF (RSS 0.90/1.0), Atom. */
+const FEED_ROOTS: ReadonlySet<string> = new Set(['rss', 'RDF', 'feed']);
+
+/** Local names of the elements that hold one item. */
+const ITEM_NAMES: ReadonlySet<string> = new Set(['item', 'entry']);
+
+/** What {@link scanXml} found. */
+export type ScanResult =
+  /** A feed root, well-formed up to `end` (the part to parse). */
+  | { readonly kind: 'feed'; readonly end: number }
+  /** Not XML, or XML whose root is not a feed: `unsupported_content_type`. */
+  | { readonly kind: 'not-feed'; readonly message: string }
+  /** A feed root, but the markup is broken: `parse_error`. */
+  | { readonly kind: 'malformed'; readonly message: string };
+
+/** Options of {@link scanXml}. */
+export interface ScanOptions {
+  /** Stop after this many items have closed: nothing after them is read. */
+  readonly maxItems: number;
+  /**
+   * The body was cut (by the fetcher or at `FEED_MAX_BYTES`): a broken or unfinished tail
+   * is expected, so the document is kept up to the last item that closed.
+   */
+  readonly clipped: boolean;
+  /** The most start tags read; more are cut like a clipped body. Default {@link FEED_MAX_ELEMENTS}. */
+  readonly maxElements?: number;
+}
+
+/**
+ * One linear pass over the markup, before the XML parser sees it. fast-xml-parser does
+ * not check well-formedness (it accepts mismatched and missing end tags), so this pass
+ * checks the structure the items depend on: every start tag closed by a matching end tag
+ * (XML 1.0 §3 "element type match"), one root element, no text outside it, terminated
+ * comments, CDATA sections, processing instructions, DOCTYPE and attribute values, and
+ * nesting at most {@link FEED_MAX_DEPTH} deep. Character data is not checked (a bare `&`
+ * or an unknown entity is tolerated, as feed readers do).
+ *
+ * It also decides what the body is: a body that is not markup, an HTML page, or XML with
+ * another root is "not a feed"; and it finds where to stop: after the `maxItems`-th item,
+ * so a 5 MiB feed is not parsed beyond what the result can hold, or at the
+ * {@link FEED_MAX_ELEMENTS}-th element, where the document is cut like a clipped body
+ * (kept up to the last item that closed, else the last element that closed).
+ */
+export function scanXml(text: string, options: ScanOptions): ScanResult {
+  const length = text.length;
+  let i = skipSpace(text, 0);
+  if (i >= length || text[i] !== '<') return { kind: 'not-feed', message: notMarkup(text, i) };
+
+  const stack: string[] = [];
+  let rootSeen = false;
+  let rootClosed = false;
+  let doctypeSeen = false;
+  let itemsClosed = 0;
+  let lastItemEnd = -1;
+  let lastCleanEnd = -1;
+  let elements = 0;
+  const itemsWanted = Math.max(1, options.maxItems);
+  const maxElements = options.maxElements ?? FEED_MAX_ELEMENTS;
+
+  const cut = (): number => (lastItemEnd >= 0 ? lastItemEnd : lastCleanEnd);
+  const malformed = (message: string): ScanResult => {
+    if (options.clipped && rootSeen && cut() > 0) return { kind: 'feed', end: cut() };
+    return { kind: 'malformed', message };
+  };
+
+  while (i < length) {
+    const lt = text.indexOf('<', i);
+    const textEnd = lt === -1 ? length : lt;
+    if (stack.length === 0 && textEnd > i && skipSpace(text, i) < textEnd) {
+      return malformed(
+        rootClosed
+          ? 'there is text after the root element'
+          : 'there is text before the root element',
+      );
+    }
+    if (lt === -1) break;
+    i = lt;
+    const next = text[i + 1];
+
+    if (next === '?') {
+      const end = text.indexOf('?>', i + 2);
+      if (end === -1) return malformed('a processing instruction (`<?`) is not terminated');
+      i = end + 2;
+      continue;
+    }
+    if (next === '!') {
+      if (text.startsWith('<!--', i)) {
+        const end = text.indexOf('-->', i + 4);
+        if (end === -1) return malformed('a comment (`<!--`) is not terminated');
+        i = end + 3;
+        continue;
+      }
+      if (text.startsWith('<![CDATA[', i)) {
+        if (stack.length === 0) return malformed('a CDATA section is outside the root element');
+        const end = text.indexOf(']]>', i + 9);
+        if (end === -1) return malformed('a CDATA section (`<![CDATA[`) is not terminated');
+        i = end + 3;
+        continue;
+      }
+      if (text.slice(i, i + 9).toUpperCase() === '<!DOCTYPE') {
+        // HTML writes the keyword in any case; XML only in upper case.
+        const name = readName(text, skipSpace(text, i + 9));
+        if (!rootSeen && name.toLowerCase() === 'html') {
+          return {
+            kind: 'not-feed',
+            message: 'The body is an HTML page (`<!DOCTYPE html>`), not a feed.',
+          };
+        }
+        if (!text.startsWith('<!DOCTYPE', i))
+          return malformed('the DOCTYPE keyword is not upper-case');
+        if (rootSeen || doctypeSeen) return malformed('a DOCTYPE declaration is out of place');
+        doctypeSeen = true;
+        const end = doctypeEnd(text, i + 9);
+        if (end === -1) return malformed('the DOCTYPE declaration is not terminated');
+        i = end + 1;
+        continue;
+      }
+      return malformed('a `<!` starts neither a comment, a CDATA section nor the DOCTYPE');
+    }
+
+    if (next === '/') {
+      const name = readName(text, i + 2);
+      const close = skipSpace(text, i + 2 + name.length);
+      if (name === '' || text[close] !== '>') return malformed('an end tag is malformed');
+      const open = stack.pop();
+      if (open === undefined) return malformed(`the end tag \`</${clip(name)}>\` closes nothing`);
+      if (open !== name) {
+        return malformed(`the end tag \`</${clip(name)}>\` does not match \`<${clip(open)}>\``);
+      }
+      i = close + 1;
+      lastCleanEnd = i;
+      if (stack.length === 0) rootClosed = true;
+      if (isItem(name) && stack.length <= 2) {
+        itemsClosed++;
+        lastItemEnd = i;
+        if (itemsClosed >= itemsWanted) return { kind: 'feed', end: i };
+      }
+      continue;
+    }
+
+    const name = readName(text, i + 1);
+    if (name === '' || !isNameStart(name.charCodeAt(0))) {
+      return malformed('a `<` starts no tag (write it as `&lt;`)');
+    }
+    if (!rootSeen) {
+      const local = localName(name);
+      if (!FEED_ROOTS.has(local)) return { kind: 'not-feed', message: notFeedRoot(name) };
+    } else if (rootClosed) {
+      return malformed('there is a second root element');
+    }
+    if (++elements > maxElements) {
+      if (cut() > 0) return { kind: 'feed', end: cut() };
+      return { kind: 'malformed', message: `there are more than ${maxElements} elements` };
+    }
+    const end = tagEnd(text, i + 1 + name.length);
+    if (end === -1) return malformed(`the start tag \`<${clip(name)}\` is not terminated`);
+    rootSeen = true;
+    i = end + 1;
+    if (text[end - 1] === '/') {
+      lastCleanEnd = i;
+      if (stack.length === 0) rootClosed = true;
+      if (isItem(name) && stack.length <= 2) {
+        itemsClosed++;
+        lastItemEnd = i;
+        if (itemsClosed >= itemsWanted) return { kind: 'feed', end: i };
+      }
+      continue;
+    }
+    stack.push(name);
+    if (stack.length > FEED_MAX_DEPTH) {
+      return malformed(`elements are nested deeper than ${FEED_MAX_DEPTH} levels`);
+    }
+  }
+
+  if (!rootSeen) return malformed('there is no root element');
+  const open = stack[stack.length - 1];
+  if (open !== undefined) {
+    return malformed(`the document ends inside \`<${clip(open)}>\` (it is truncated)`);
+  }
+  return { kind: 'feed', end: length };
+}
+
+/** XML 1.0 §2.3 `S`: space, tab, carriage return, line feed. */
+function skipSpace(text: string, from: number): number {
+  let i = from;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) break;
+  }
+  return i;
+}
+
+/** The name starting at `from`: everything up to whitespace or a delimiter. */
+function readName(text: string, from: number): string {
+  let i = from;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (
+      code <= 0x20 ||
+      code === 0x2f /* / */ ||
+      code === 0x3e /* > */ ||
+      code === 0x3c /* < */ ||
+      code === 0x3d /* = */ ||
+      code === 0x22 /* " */ ||
+      code === 0x27 /* ' */
+    ) {
+      break;
+    }
+  }
+  return text.slice(from, i);
+}
+
+/** XML 1.0 §2.3 `NameStartChar`, simplified: a letter, `_`, `:` or any non-ASCII character. */
+function isNameStart(code: number): boolean {
+  return (
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f ||
+    code === 0x3a ||
+    code >= 0x80
+  );
+}
+
+/** The `>` that ends a start tag whose attributes start at `from`, skipping quoted values. */
+function tagEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x3e) return i;
+    if (code === 0x22 || code === 0x27) {
+      const close = text.indexOf(text[i] as string, i + 1);
+      if (close === -1) return -1;
+      i = close;
+    } else if (code === 0x3c) {
+      return -1;
+    }
+  }
+  return -1;
+}
+
+/** The `>` that ends a DOCTYPE, skipping quoted literals, the internal subset and its comments. */
+function doctypeEnd(text: string, from: number): number {
+  let subset = false;
+  for (let i = from; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"' || char === "'") {
+      const close = text.indexOf(char, i + 1);
+      if (close === -1) return -1;
+      i = close;
+    } else if (subset && text.startsWith('<!--', i)) {
+      const close = text.indexOf('-->', i + 4);
+      if (close === -1) return -1;
+      i = close + 2;
+    } else if (char === '[') {
+      subset = true;
+    } else if (char === ']') {
+      subset = false;
+    } else if (char === '>' && !subset) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+function localName(name: string): string {
+  return name.slice(name.lastIndexOf(':') + 1);
+}
+
+function isItem(name: string): boolean {
+  return ITEM_NAMES.has(localName(name));
+}
+
+function clip(name: string): string {
+  return name.length > 40 ? `${name.slice(0, 40)}…` : name;
+}
+
+function notMarkup(text: string, at: number): string {
+  const first = text[at];
+  if (first === '{' || first === '[') return 'The body is JSON, not an RSS or Atom feed.';
+  return 'The body is not XML (it does not start with `<`), so it is not a feed.';
+}
+
+function notFeedRoot(name: string): string {
+  if (localName(name).toLowerCase() === 'html') {
+    return 'The body is an HTML page (root element `<html>`), not a feed.';
+  }
+  return `The root element is \`<${clip(name)}>\`, not \`<rss>\`, \`<rdf:RDF>\` or an Atom \`<feed>\`.`;
+}

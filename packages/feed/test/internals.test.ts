@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { cutCodePoints, htmlText, normalizeText } from '../src/text.js';
+import { decodeXmlReferences } from '../src/xml-entities.js';
+import { scanXml } from '../src/xml-scan.js';
+
+describe('decodeXmlReferences', () => {
+  test.each([
+    ['&lt;&gt;&amp;&quot;&apos;', `<>&"'`],
+    ['&#65;&#x41;&#X41;&#0065;', 'AAAA'],
+    ['&amp;lt; &amp;#233;', '&lt; &#233;'],
+    ['&#128512;', '\u{1F600}'],
+    ['&#150;&#x80;&#x81;', '\u2013\u20ac\u0081'],
+    ['&#0;&#xD800;&#x110000;&#99999999999999999999;', '\ufffd\ufffd\ufffd\ufffd'],
+    ['&eacute; &unknown; & &#; &#x; &lt', '&eacute; &unknown; & &#; &#x; &lt'],
+  ])('%j → %j', (input, expected) => {
+    expect(decodeXmlReferences(input)).toBe(expected);
+  });
+});
+
+describe('text helpers', () => {
+  test('normalizeText collapses Unicode whitespace, drops NUL and repairs lone surrogates', () => {
+    expect(normalizeText(' a\u00a0\u2003b\n\tc\u3000 ')).toBe('a b c');
+    expect(normalizeText('a\u0000b\ud800')).toBe('ab\ufffd');
+  });
+
+  test('htmlText strips tags and decodes entities, and skips the parser for plain text', () => {
+    expect(htmlText('<p>a</p><p>b&eacute;</p>')).toBe('a bé');
+    expect(htmlText('plain  text')).toBe('plain text');
+    expect(htmlText('')).toBe('');
+  });
+
+  test('cutCodePoints counts code points, never splits a pair and trims the cut end', () => {
+    expect(cutCodePoints('abc', 5)).toBe('abc');
+    expect(cutCodePoints('\u{1F600}\u{1F600}\u{1F600}', 2)).toBe('\u{1F600}\u{1F600}');
+    expect(cutCodePoints('ab cd', 3)).toBe('ab');
+    expect(cutCodePoints('abc', 0)).toBe('');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.nat(40), (text, max) => {
+        const cut = cutCodePoints(text.toWellFormed(), max);
+        expect([...cut].length).toBeLessThanOrEqual(max);
+        expect(cut.isWellFormed()).toBe(true);
+        expect(text.toWellFormed().startsWith(cut)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('scanXml', () => {
+  const scan = (text: string, clipped = false, maxItems = 100) =>
+    scanXml(text, { maxItems, clipped });
+
+  test.each([
+    ['<rss/>', 'feed'],
+    [
+      '<?xml version="1.0"?><!-- c --><!DOCTYPE rss [<!ELEMENT rss ANY>]><rss></rss><!-- after -->',
+      'feed',
+    ],
+    ['<rss a="1>2" b=\'<\'></rss>', 'feed'],
+    ['<feed/>', 'feed'],
+    ['<rdf:RDF/>', 'feed'],
+    ['<html/>', 'not-feed'],
+    ['<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN"><html>', 'not-feed'],
+    ['<urlset/>', 'not-feed'],
+    ['hello', 'not-feed'],
+    ['{"a":1}', 'not-feed'],
+    ['<?xml version="1.0"?>', 'malformed'],
+    ['<rss>', 'malformed'],
+    ['<rss></RSS>', 'malformed'],
+    ['<rss/><rss/>', 'malformed'],
+    ['<rss/>text', 'malformed'],
+    ['<rss><!-- x </rss>', 'malformed'],
+    ['<rss><![CDATA[x</rss>', 'malformed'],
+    ['<rss><a b="x></rss>', 'malformed'],
+    ['<rss><!ELEMENT x></rss>', 'malformed'],
+    ['<rss><!DOCTYPE x></rss>', 'malformed'],
+    ['<rss>< a/></rss>', 'malformed'],
+    ['<rss><1a/></rss>', 'malformed'],
+    ['<rss></ rss>', 'malformed'],
+  ])('%j is %s', (text, kind) => {
+    expect(scan(text).kind).toBe(kind);
+  });
+
+  test('stops right after the last wanted item', () => {
+    const text = '<rss><channel><item/><item></item><item/></channel></rss>';
+    expect(scan(text, false, 2)).toStrictEqual({ kind: 'feed', end: text.indexOf('</item>') + 7 });
+    expect(scan(text, false, 0)).toStrictEqual({ kind: 'feed', end: text.indexOf('<item/>') + 7 });
+    // Items nested deeper than a channel do not count.
+    const deep = '<rss><channel><x><item/></x><item/></channel></rss>';
+    expect(scan(deep, false, 1)).toStrictEqual({
+      kind: 'feed',
+      end: deep.lastIndexOf('<item/>') + 7,
+    });
+  });
+
+  test('the element cap cuts like a clipped body', () => {
+    const text = '<rss><channel><title>t</title><item/><x/><x/><x/></channel></rss>';
+    const scanCapped = scanXml(text, { maxItems: 100, clipped: false, maxElements: 5 });
+    expect(scanCapped).toStrictEqual({ kind: 'feed', end: text.indexOf('<item/>') + 7 });
+    const noItem = '<rss><title>t</title><x/><x/></rss>';
+    expect(scanXml(noItem, { maxItems: 100, clipped: false, maxElements: 3 })).toStrictEqual({
+      kind: 'feed',
+      end: noItem.indexOf('<x/>') + 4,
+    });
+  });
+
+  test('a clipped body ends after its last complete item, or its last closed element', () => {
+    const text = '<rss><channel><title>t</title><item>a</item><item>b';
+    expect(scan(text, true)).toStrictEqual({ kind: 'feed', end: text.indexOf('</item>') + 7 });
+    const noItem = '<rss><channel><title>t</title><item>b';
+    expect(scan(noItem, true)).toStrictEqual({ kind: 'feed', end: noItem.indexOf('</title>') + 8 });
+    expect(scan(noItem, false).kind).toBe('malformed');
+  });
+});

@@ -1,0 +1,15 @@
+export { inspectHeaders } from './inspect-headers.js';
+export {
+  HEADERS_GRADE_CUTOFFS,
+  HEADERS_RUBRIC,
+  HEADERS_RUBRIC_CHECKS,
+  type HeadersRubricRow,
+} from './rubric.js';
+export type {
+  HeadersCheck,
+  HeadersData,
+  HeadersErrorCode,
+  HeadersFinding,
+  HeadersGrade,
+  HeadersSeverity,
+} from './types.js';

@@ -1,0 +1,94 @@
+import {
+  canonicalize,
+  type FetchedDocument,
+  fail,
+  ok,
+  type ProductResult,
+  StorefrontError,
+} from '@storefront/core';
+import { type CheckContext, RULES } from './checks.js';
+import { parseCspList } from './csp.js';
+import { headerValue, normalizeHeaders } from './header-map.js';
+import { gradeFor, HEADERS_RUBRIC, HEADERS_RUBRIC_CHECKS } from './rubric.js';
+import type { HeadersCheck, HeadersData, HeadersFinding } from './types.js';
+
+/**
+ * Grade a response's security headers against {@link HEADERS_RUBRIC}: one pass/fail
+ * check per rubric row, the score (sum of passing weights), a letter grade, and one
+ * finding with an exact fix per failed check. Only the headers and the final URL's
+ * scheme are read; the body is ignored. `text` is the canonical JSON of `data`.
+ *
+ * @example
+ *   const result = inspectHeaders(doc);
+ *   if (result.ok) console.log(result.data.grade, result.data.percentage);
+ */
+export function inspectHeaders(doc: FetchedDocument): ProductResult<HeadersData> {
+  const scheme = schemeOf(doc.url);
+  if (scheme === null) {
+    return fail(
+      'invalid_url',
+      `Expected the document URL to be http or https, got \`${String(doc.url).slice(0, 200)}\``,
+    );
+  }
+  const headers = normalizeHeaders(doc.headers);
+  const csp = headerValue(headers, 'content-security-policy');
+  const context: CheckContext = {
+    https: scheme === 'https:',
+    headers,
+    csp,
+    policies: csp === null ? [] : parseCspList(csp),
+    reportOnly: headerValue(headers, 'content-security-policy-report-only'),
+  };
+
+  const checks: HeadersCheck[] = [];
+  const findings: HeadersFinding[] = [];
+  let score = 0;
+  let maxScore = 0;
+  let passed = 0;
+  for (const row of HEADERS_RUBRIC_CHECKS) {
+    const rule = RULES[row.id];
+    if (rule === undefined)
+      throw new StorefrontError('internal_error', `No rule for rubric row \`${row.id}\``);
+    const verdict = rule(context);
+    checks.push({
+      header: row.header,
+      label: row.label,
+      present: verdict.present,
+      pass: verdict.pass,
+      weight: row.weight,
+      value: verdict.value,
+      note: verdict.note,
+    });
+    maxScore += row.weight;
+    if (verdict.pass) {
+      score += row.weight;
+      passed++;
+    } else {
+      findings.push({ header: row.header, severity: row.severity, remediate: verdict.remediate });
+    }
+  }
+  const percentage = maxScore === 0 ? 0 : Math.floor((score * 100) / maxScore);
+  const data: HeadersData = {
+    grade: gradeFor(percentage),
+    score,
+    maxScore,
+    percentage,
+    passed,
+    failed: checks.length - passed,
+    checks,
+    findings,
+    serverBanner: headerValue(headers, 'server'),
+    rubric: HEADERS_RUBRIC,
+  };
+  return ok(canonicalize(data), data);
+}
+
+function schemeOf(url: unknown): 'http:' | 'https:' | null {
+  if (typeof url !== 'string') return null;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:' ? protocol : null;
+  } catch {
+    return null;
+  }
+}

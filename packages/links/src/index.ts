@@ -1,0 +1,3 @@
+export { extractLinks } from './extract-links.js';
+export { MAX_LINK_TEXT_CHARS, MAX_LINK_URL_CHARS, MAX_LINKS } from './limits.js';
+export type { Link, LinksData, LinksErrorCode, LinksOptions, OriginCount } from './types.js';

@@ -1,0 +1,19 @@
+/**
+ * The most UTF-8 bytes of markdown a result carries (200 KiB, the spec's markdown output
+ * cap). Longer markdown ends after the last whole block that fits (a paragraph, heading,
+ * rule, code block or table row; containers are simply left) and `truncated` is set.
+ */
+export const MARKDOWN_MAX_BYTES = 200 * 1024;
+
+/**
+ * The deepest nesting of lists and blockquotes kept as structure. A list or blockquote
+ * nested deeper is flattened into its parent as plain blocks, so the markdown stays
+ * readable and the serializer never recurses deeper than this.
+ */
+export const MARKDOWN_MAX_NESTING = 16;
+
+/**
+ * The most columns a table keeps. Cells past the last column are joined, space-separated,
+ * onto the row's last cell, so no text is lost and `colspan="1000"` cannot blow up a row.
+ */
+export const MARKDOWN_MAX_TABLE_COLUMNS = 64;

@@ -1,0 +1,24 @@
+export {
+  checkNotarizeParams,
+  type NotarizeParamCheck,
+  type ParamProblem,
+} from './check-params.js';
+export {
+  INLINE_SOURCE,
+  NOTARIZE_MAX_CONTENT_BYTES,
+  NOTARIZE_MAX_CONTENT_CHARS,
+  NOTARIZE_MAX_URL_CHARS,
+  NOTARIZE_STATEMENT_VERSION,
+  WELL_KNOWN_PATH,
+} from './limits.js';
+export { notarize } from './notarize.js';
+export type {
+  FetchedNotarizeInput,
+  InlineNotarizeInput,
+  NotarizeData,
+  NotarizeErrorCode,
+  NotarizeInput,
+  NotarizeOptions,
+  NotarizeSubject,
+  NotarizeVerify,
+} from './types.js';

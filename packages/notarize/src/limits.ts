@@ -1,0 +1,17 @@
+/** The most characters (UTF-16 code units, as JavaScript counts) `content` may have. */
+export const NOTARIZE_MAX_CONTENT_CHARS = 262_144;
+
+/** The most UTF-8 bytes `content` may take (256 KiB). */
+export const NOTARIZE_MAX_CONTENT_BYTES = 262_144;
+
+/** The most characters a `url` parameter may have. */
+export const NOTARIZE_MAX_URL_CHARS = 2048;
+
+/** The statement scheme; a new scheme gets a new number. */
+export const NOTARIZE_STATEMENT_VERSION = 'storefront-notarize/1';
+
+/** The source of inline content, as the spec names it. */
+export const INLINE_SOURCE = 'inline:content';
+
+/** Where the service publishes its pinned signer key (RFC 8615 well-known path). */
+export const WELL_KNOWN_PATH = '/.well-known/service-attestation';

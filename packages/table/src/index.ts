@@ -1,0 +1,16 @@
+export { extractTables } from './extract-tables.js';
+export {
+  MAX_RESPONSE_CELLS,
+  MAX_RESPONSE_CHARS,
+  MAX_TABLE_CELLS,
+  MAX_TABLES,
+  TABLE_PARAM_MAX_LENGTH,
+} from './limits.js';
+export { type ParamResult, parseTableFormat, parseTableIndex } from './params.js';
+export type {
+  ExtractedTable,
+  TableData,
+  TableErrorCode,
+  TableFormat,
+  TableOptions,
+} from './types.js';
