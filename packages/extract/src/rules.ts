@@ -1,4 +1,4 @@
-import { type HtmlPage, resolveUrl } from '@storefront/html';
+import { fragmentText, type HtmlPage, resolveUrl } from '@storefront/html';
 import { LOOKUP_MAX_BRANCH, lookup, scalarOf } from './lookup.js';
 import { typeNames } from './main-entity.js';
 import type { PageSources } from './sources.js';
@@ -184,6 +184,7 @@ export const FIELD_SPECS: Readonly<Record<string, FieldSpec>> = {
       md('description'),
     ],
     keys: NAME_KEYS,
+    check: plainText,
   },
   price: {
     rules: [
@@ -393,4 +394,14 @@ export function fieldSpec(name: string): FieldSpec {
   if (known !== undefined) return known;
   const lower = name.toLowerCase();
   return { rules: [ld(name), og(`og:${lower}`), meta(lower), md(name)], keys: NAME_KEYS };
+}
+
+/**
+ * A description as plain text: JSON-LD descriptions (a job posting's, a product's) are
+ * often HTML, so markup is stripped and character references decoded; an empty result
+ * is refused so the next rule can answer.
+ */
+function plainText(value: string): string | null {
+  const text = /<[a-zA-Z!/]/.test(value) || /&[#a-zA-Z]/.test(value) ? fragmentText(value) : value;
+  return text.trim() === '' ? null : text;
 }
