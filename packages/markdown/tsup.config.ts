@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { storefrontBuild } from '../../tsup.shared';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  target: 'node20',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-});
+export default storefrontBuild();
