@@ -19,6 +19,7 @@ export {
   type StorefrontErrorOptions,
 } from './errors.js';
 export { isSha256Hex, type Sha256Hex, sha256Hex, utf8ByteLength } from './hash.js';
+export { readOptions, typeName } from './options.js';
 export {
   fail,
   ok,

@@ -27,9 +27,38 @@ describe('public API', () => {
       'joinRows',
       'ok',
       'parseContentType',
+      'readOptions',
       'sha256Hex',
+      'typeName',
       'utf8ByteLength',
     ]);
+  });
+});
+
+describe('readOptions', () => {
+  it('treats null and undefined as no options', () => {
+    expect(core.readOptions(undefined, ['a'], 'f')).toStrictEqual({});
+    expect(core.readOptions(null, [], 'f')).toStrictEqual({});
+  });
+
+  it('returns a known option as given', () => {
+    expect(core.readOptions({ a: 1 }, ['a', 'b'], 'f')).toStrictEqual({ a: 1 });
+  });
+
+  it.each([
+    ['text', 'Expected the options of `f` to be an object, null or undefined, got `string`'],
+    [[1], 'Expected the options of `f` to be an object, null or undefined, got `array`'],
+    [{ z: 1, c: 2 }, 'Unknown option `c`: `f` takes `a`, `b`'],
+  ])('throws invalid_params for %j', (options, message) => {
+    expect(() => core.readOptions(options, ['a', 'b'], 'f')).toThrow(
+      new core.StorefrontError('invalid_params', message),
+    );
+  });
+
+  it('says when a function takes no options at all', () => {
+    expect(() => core.readOptions({ x: 1 }, [], 'toMarkdown')).toThrow(
+      'Unknown option `x`: `toMarkdown` takes no options',
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import { typeName } from '@storefront/core';
 import type { ExtractField, ExtractFieldType, ParsedExtractSchema } from './types.js';
 
 /** The longest `schema` parameter accepted (the spec's limit for `/buy/extract`). */
@@ -41,7 +42,7 @@ const TYPE_LIST = EXTRACT_FIELD_TYPES.map((type) => `\`${type}\``).join(', ');
  */
 export function parseExtractSchema(schema: string): ParsedExtractSchema {
   if (typeof schema !== 'string') {
-    return failure(`Expected \`schema\` to be a string, got \`${describe(schema)}\``);
+    return failure(`Expected \`schema\` to be a string, got \`${typeName(schema)}\``);
   }
   if (schema.length > EXTRACT_SCHEMA_MAX_CHARS) {
     return failure(
@@ -184,12 +185,6 @@ function checkFields(
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }
 
 /** Quote at most 40 characters of user input in a message, made well-formed. */

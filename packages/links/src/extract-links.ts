@@ -4,6 +4,7 @@ import {
   joinRows,
   ok,
   type ProductResult,
+  readOptions,
   StorefrontError,
 } from '@storefront/core';
 import { loadHtml } from '@storefront/html';
@@ -85,18 +86,5 @@ function compare(a: string, b: string): number {
 }
 
 function checkOptions(options: unknown): void {
-  if (options === undefined || options === null) return;
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected \`options\` to be an object, got \`${Array.isArray(options) ? 'array' : typeof options}\``,
-    );
-  }
-  const keys = Object.keys(options);
-  if (keys.length > 0) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected no options, got \`${keys.sort().join('`, `')}\``,
-    );
-  }
+  readOptions(options, [], 'extractLinks');
 }

@@ -1,10 +1,4 @@
-import {
-  type FetchedDocument,
-  fail,
-  ok,
-  type ProductResult,
-  StorefrontError,
-} from '@storefront/core';
+import { type FetchedDocument, fail, ok, type ProductResult, readOptions } from '@storefront/core';
 import { loadHtml } from '@storefront/html';
 import { MARKDOWN_MAX_BYTES } from './limits.js';
 import { mdastToMarkdown } from './mdast-to-markdown.js';
@@ -61,18 +55,5 @@ export function toMarkdown(
 }
 
 function checkOptions(options: unknown): void {
-  if (options === undefined || options === null) return;
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected \`options\` to be an object, null or undefined, got \`${Array.isArray(options) ? 'array' : typeof options}\``,
-    );
-  }
-  const keys = Object.keys(options);
-  if (keys.length > 0) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected no options for \`toMarkdown\`, got \`${keys.sort().join('`, `')}\``,
-    );
-  }
+  readOptions(options, [], 'toMarkdown');
 }

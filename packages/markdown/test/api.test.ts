@@ -143,7 +143,9 @@ describe('error codes', () => {
     for (const bad of ['x', 3, [], true]) {
       expect(() => toMarkdown(doc, bad as never)).toThrow(StorefrontError);
     }
-    expect(() => toMarkdown(doc, { format: 'html' } as never)).toThrow(/Expected no options/);
+    expect(() => toMarkdown(doc, { format: 'html' } as never)).toThrow(
+      'Unknown option `format`: `toMarkdown` takes no options',
+    );
     try {
       toMarkdown(doc, 'x' as never);
     } catch (error) {

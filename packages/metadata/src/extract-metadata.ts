@@ -4,7 +4,7 @@ import {
   fail,
   ok,
   type ProductResult,
-  StorefrontError,
+  readOptions,
 } from '@storefront/core';
 import { loadHtml } from '@storefront/html';
 import { collectMetadata } from './collect-metadata.js';
@@ -41,18 +41,5 @@ export function extractMetadata(
 }
 
 function checkOptions(options: unknown): void {
-  if (options === undefined || options === null) return;
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected \`options\` to be an object, null or undefined, got \`${Array.isArray(options) ? 'array' : typeof options}\``,
-    );
-  }
-  const keys = Object.keys(options);
-  if (keys.length > 0) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected no options, got \`${keys[0]}\` (extractMetadata takes none yet)`,
-    );
-  }
+  readOptions(options, [], 'extractMetadata');
 }

@@ -83,7 +83,7 @@ describe('error codes', () => {
     const doc = makeDocument('<title>x</title>');
     expect(() => extractMetadata(doc, { jsonLd: false } as never)).toThrow(StorefrontError);
     expect(() => extractMetadata(doc, 'x' as never)).toThrow(
-      'Expected `options` to be an object, null or undefined, got `string`',
+      'Expected the options of `extractMetadata` to be an object, null or undefined, got `string`',
     );
     try {
       extractMetadata(doc, [] as never);

@@ -1,4 +1,12 @@
-import { canonicalize, fail, ok, type ProductResult, StorefrontError } from '@storefront/core';
+import {
+  canonicalize,
+  fail,
+  ok,
+  type ProductResult,
+  readOptions,
+  StorefrontError,
+  typeName,
+} from '@storefront/core';
 import { parseAuditOrigin, parseAuditPath } from './audit-target.js';
 import { AI_CRAWLERS } from './crawlers.js';
 import { aiFile, answered, llmsFile, NOT_FETCHED_ERRORS, robotsFile } from './file-policies.js';
@@ -202,29 +210,14 @@ function fromMatch(
 }
 
 function checkOptions(options: unknown): unknown {
-  if (options === undefined || options === null) return undefined;
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected \`options\` to be an object, null or undefined, got \`${Array.isArray(options) ? 'array' : typeof options}\``,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'path') {
-      throw new StorefrontError(
-        'invalid_params',
-        `Expected only the \`path\` option, got \`${key}\``,
-      );
-    }
-  }
-  return (options as RobotsOptions).path;
+  return readOptions(options, ['path'], 'auditRobots').path;
 }
 
 function checkInput(input: unknown): asserts input is RobotsInput {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new StorefrontError(
       'invalid_params',
-      `Expected the audit input to be an object, got \`${describe(input)}\``,
+      `Expected the audit input to be an object, got \`${typeName(input)}\``,
     );
   }
   const record = input as Record<string, unknown>;
@@ -241,7 +234,7 @@ function checkOutcome(
   if (optional && (value === undefined || value === null)) return;
   const expected = `Expected \`${name}\` to be a fetch outcome ({ ok: true, doc: { status, bytes } } or { ok: false, error })`;
   if (value === null || typeof value !== 'object') {
-    throw new StorefrontError('invalid_params', `${expected}, got \`${describe(value)}\``);
+    throw new StorefrontError('invalid_params', `${expected}, got \`${typeName(value)}\``);
   }
   const outcome = value as Record<string, unknown>;
   if (outcome.ok === true) {
@@ -273,10 +266,4 @@ function checkOutcome(
     return;
   }
   throw new StorefrontError('invalid_params', `${expected}, got \`ok: ${String(outcome.ok)}\``);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }

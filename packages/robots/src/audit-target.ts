@@ -1,3 +1,4 @@
+import { typeName } from '@storefront/core';
 import {
   AUDIT_DOMAIN_MAX_LENGTH,
   AUDIT_PATH_MAX_LENGTH,
@@ -31,7 +32,7 @@ export type AuditPath =
  */
 export function parseAuditOrigin(domain: unknown): AuditOrigin {
   if (typeof domain !== 'string') {
-    return refuse(`Expected \`domain\` to be a string, got \`${describe(domain)}\``);
+    return refuse(`Expected \`domain\` to be a string, got \`${typeName(domain)}\``);
   }
   const value = domain.trim();
   if (value === '')
@@ -83,7 +84,7 @@ export function parseAuditOrigin(domain: unknown): AuditOrigin {
 export function parseAuditPath(path: unknown): AuditPath {
   if (path === undefined || path === null) return { ok: true, path: '/' };
   if (typeof path !== 'string') {
-    return refuse(`Expected \`path\` to be a string, got \`${describe(path)}\``);
+    return refuse(`Expected \`path\` to be a string, got \`${typeName(path)}\``);
   }
   if (path.length > AUDIT_PATH_MAX_LENGTH) {
     return refuse(
@@ -101,12 +102,6 @@ export function parseAuditPath(path: unknown): AuditPath {
 
 function refuse(message: string): { ok: false; message: string } {
   return { ok: false, message };
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }
 
 function clip(text: string): string {

@@ -321,7 +321,7 @@ describe('auditRobots misuse throws invalid_params', () => {
       /ECONNREFUSED/,
     ],
     ['ok missing', () => auditRobots({ ...good, aiTxt: { error: 'timeout' } as never }), /`aiTxt`/],
-    ['options not an object', () => auditRobots(good, 'x' as never), /`options`/],
+    ['options not an object', () => auditRobots(good, 'x' as never), /options of `auditRobots`/],
     ['an unknown option', () => auditRobots(good, { crawler: 'x' } as never), /`crawler`/],
     ['path not a string', () => auditRobots(good, { path: 7 as never }), /`path`/],
     ['path too long', () => auditRobots(good, { path: `/${'a'.repeat(1024)}` }), /at most 1024/],

@@ -4,6 +4,7 @@ import {
   fail,
   ok,
   type ProductResult,
+  readOptions,
   StorefrontError,
 } from '@storefront/core';
 import { loadHtml } from '@storefront/html';
@@ -164,14 +165,7 @@ function keyed(columns: readonly string[], row: readonly string[]): Record<strin
 }
 
 function checkOptions(options: unknown): { table: number | undefined; format: TableFormat } {
-  if (options === undefined || options === null) return { table: undefined, format: 'both' };
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected \`options\` to be an object, got \`${Array.isArray(options) ? 'array' : typeof options}\``,
-    );
-  }
-  const { table, format } = options as { table?: unknown; format?: unknown };
+  const { table, format } = readOptions(options, ['table', 'format'], 'extractTables');
   if (table !== undefined && !(Number.isSafeInteger(table) && (table as number) >= 0)) {
     throw new StorefrontError(
       'invalid_params',
