@@ -24,6 +24,7 @@ const LONE_SURROGATE = 'a string with a lone surrogate (I-JSON, RFC 7493 §2.1)'
 export function documentHash(value: unknown): Sha256Hex {
   const hash = createHash('sha256');
   const quoted = new Map<string, string>();
+  const sortedShapes = new Map<string, readonly string[]>();
   let out = '';
 
   const quoteKey = (key: string): string => {
@@ -76,8 +77,15 @@ export function documentHash(value: unknown): Sha256Hex {
       }
     } else {
       const record = node as Record<string, unknown>;
-      // RFC 8785 §3.2.3: members sorted by the UTF-16 code units of their names.
-      const keys = [...keysOf(record)].sort();
+      // RFC 8785 §3.2.3: members sorted by the UTF-16 code units of their names. Records
+      // of one API share their member lists: sort each distinct list once.
+      const own = keysOf(record);
+      const shape = shapeOf(own);
+      let keys = shape === null ? undefined : sortedShapes.get(shape);
+      if (keys === undefined) {
+        keys = [...own].sort();
+        if (shape !== null && sortedShapes.size < 1024) sortedShapes.set(shape, keys);
+      }
       out += '{';
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] as string;
@@ -112,4 +120,14 @@ function isCanonicalScalar(value: unknown): boolean {
     default:
       return value === null;
   }
+}
+
+/**
+ * The member list of a small record as one string, or null: names joined with U+0000,
+ * which is unambiguous because a name that contains U+0000 gives null.
+ */
+function shapeOf(keys: readonly string[]): string | null {
+  if (keys.length < 2 || keys.length > 32) return null;
+  for (const key of keys) if (key.includes('\u0000')) return null;
+  return keys.join('\u0000');
 }

@@ -5,6 +5,7 @@ import Ajv from 'ajv';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import RE2 from 're2';
 import { describe, expect } from 'vitest';
+import { documentHash } from '../src/document-hash.js';
 import {
   parseSchema,
   VALIDATE_FORMATS,
@@ -287,4 +288,22 @@ describe('generated schemas and documents', () => {
       expect(a.ok && b.ok && a.data.documentHash === b.data.documentHash).toBe(true);
     },
   );
+});
+
+test('documentHash reuses sorted member lists only for records of the same shape', () => {
+  const key = fc.constantFrom('a', 'b', 'c', 'a\u0000b', 'b\u0000c', '', 'é', 'Z');
+  const record = fc.dictionary(key, fc.oneof(fc.integer(), fc.string({ maxLength: 3 })), {
+    maxKeys: 4,
+  });
+  fc.assert(
+    fc.property(fc.array(record, { maxLength: 12 }), (records) => {
+      expect(documentHash(records)).toBe(sha256Hex(canonicalize(records)));
+    }),
+    { numRuns: 500 },
+  );
+  const colliding = [
+    { 'a\u0000b': 1, c: 2 },
+    { a: 3, 'b\u0000c': 4 },
+  ];
+  expect(documentHash(colliding)).toBe(sha256Hex(canonicalize(colliding)));
 });
