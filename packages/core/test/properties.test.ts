@@ -10,7 +10,13 @@ function reverseKeys(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).reverse()) {
-      out[key] = reverseKeys((value as Record<string, unknown>)[key]);
+      // defineProperty, not assignment: an own `__proto__` key must stay a data member.
+      Object.defineProperty(out, key, {
+        value: reverseKeys((value as Record<string, unknown>)[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -29,6 +35,11 @@ describe('canonical JSON properties', () => {
 
   test.prop([json])('does not depend on key insertion order', (value) => {
     expect(canonicalize(reverseKeys(value))).toBe(canonicalize(value));
+  });
+
+  test('does not depend on key insertion order, with an own `__proto__` member', () => {
+    const value = JSON.parse('{"":{"__proto__":null,"b":1}}');
+    expect(canonicalize(reverseKeys(value))).toBe('{"":{"__proto__":null,"b":1}}');
   });
 });
 

@@ -140,7 +140,13 @@ function reverseKeys(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).reverse()) {
-      out[key] = reverseKeys((value as Record<string, unknown>)[key]);
+      // defineProperty, not assignment: an own `__proto__` key must stay a data member.
+      Object.defineProperty(out, key, {
+        value: reverseKeys((value as Record<string, unknown>)[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
