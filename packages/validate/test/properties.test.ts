@@ -239,6 +239,11 @@ describe('generated schemas and documents', () => {
       if (!parsed.ok) throw new Error(parsed.message);
       const result = validateDocument(doc(JSON.stringify(value)), { schema });
       if (!result.ok) throw new Error(`${result.error}: ${result.message}`);
+      // ajv 8.20 gets `required: [""]` under `not`/`anyOf`/`oneOf` wrong (it reports the
+      // empty-named member missing even when the branch should pass); we implement
+      // `required` ourselves and api.test.ts pins that case, so plain ajv is no
+      // reference for such schemas.
+      fc.pre(!requiresEmptyName(JSON.parse(schema)));
       const expected = reference.compile(JSON.parse(schema))(value);
       expect(result.data.valid).toBe(expected);
     },
@@ -313,3 +318,18 @@ test('documentHash reuses sorted member lists only for records of the same shape
   ];
   expect(documentHash(colliding)).toBe(sha256Hex(canonicalize(colliding)));
 });
+
+/** True when any `required` list in the schema names the empty member `""`. */
+function requiresEmptyName(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node !== null && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      if (Array.isArray(record.required) && record.required.includes('')) return true;
+      stack.push(...Object.values(record));
+    }
+  }
+  return false;
+}
