@@ -1,9 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { stableJson } from '@storefront/test-utils';
-import { expect, test } from 'vitest';
+import { readJsonFile, runFolderFixtures } from '@storefront/test-utils';
 import { auditRobots, type FileOutcome, type RobotsInput } from '../src/index.js';
 
 /**
@@ -61,32 +60,15 @@ function outcome(folder: string, name: string, spec: FileSpec | undefined): File
   };
 }
 
-const cases = readdirSync(root, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-  .sort();
-
-test('there are fixtures', () => {
-  expect(cases.length).toBeGreaterThan(20);
+runFolderFixtures(root, (folder) => {
+  const spec = readJsonFile<InputSpec>(folder);
+  const robotsTxt = outcome(folder, 'robots.txt', spec.robotsTxt);
+  if (robotsTxt === null) throw new Error(`${folder}: input.json needs robotsTxt`);
+  const input: RobotsInput = {
+    origin: spec.origin,
+    robotsTxt,
+    llmsTxt: outcome(folder, 'llms.txt', spec.llmsTxt),
+    aiTxt: outcome(folder, 'ai.txt', spec.aiTxt),
+  };
+  return auditRobots(input, spec.options);
 });
-
-for (const name of cases) {
-  test(name, async () => {
-    const folder = join(root, name);
-    const spec = JSON.parse(readFileSync(join(folder, 'input.json'), 'utf8')) as InputSpec;
-    const robotsTxt = outcome(folder, 'robots.txt', spec.robotsTxt);
-    if (robotsTxt === null) throw new Error(`${name}: input.json needs robotsTxt`);
-    const input: RobotsInput = {
-      origin: spec.origin,
-      robotsTxt,
-      llmsTxt: outcome(folder, 'llms.txt', spec.llmsTxt),
-      aiTxt: outcome(folder, 'ai.txt', spec.aiTxt),
-    };
-    const result = auditRobots(input, spec.options);
-    const { text, ...rest } = result as { text?: string };
-    const textFile = join(folder, 'expected.txt');
-    if (text !== undefined) await expect(text).toMatchFileSnapshot(textFile);
-    else expect(existsSync(textFile), `${textFile} exists but the result has no text`).toBe(false);
-    await expect(`${stableJson(rest)}\n`).toMatchFileSnapshot(join(folder, 'expected.json'));
-  });
-}

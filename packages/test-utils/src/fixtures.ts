@@ -31,8 +31,33 @@ export function runFixtures<O = Record<string, unknown>>(
   product: FixtureProduct<O>,
   options: RunFixturesOptions = {},
 ): void {
-  const textExtension = options.textExtension ?? 'txt';
   const inputName = options.input ?? 'input.html';
+  runFolderFixtures(
+    dir,
+    (folder) => {
+      const optionsFile = join(folder, 'options.json');
+      const productOptions = existsSync(optionsFile)
+        ? (JSON.parse(readFileSync(optionsFile, 'utf8')) as O)
+        : undefined;
+      return product(readFixtureDocument(folder, inputName), productOptions);
+    },
+    options,
+  );
+}
+
+/**
+ * The golden runner for products whose input is not one fetched document (a diff, a
+ * notarization, an availability probe, a robots audit): one test per folder of `dir`;
+ * `run` builds the result from the folder (usually from its `input.json`, see
+ * {@link readJsonFile}); `text` is compared with `expected.<ext>` and the rest with
+ * `expected.json`, exactly as {@link runFixtures} does.
+ */
+export function runFolderFixtures(
+  dir: string,
+  run: (folder: string) => ProductResult<unknown>,
+  options: Pick<RunFixturesOptions, 'textExtension'> = {},
+): void {
+  const textExtension = options.textExtension ?? 'txt';
   const cases = readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
@@ -41,13 +66,7 @@ export function runFixtures<O = Record<string, unknown>>(
   for (const name of cases) {
     test(name, async () => {
       const folder = join(dir, name);
-      const doc = readFixtureDocument(folder, inputName);
-      const optionsFile = join(folder, 'options.json');
-      const productOptions = existsSync(optionsFile)
-        ? (JSON.parse(readFileSync(optionsFile, 'utf8')) as O)
-        : undefined;
-      const result = product(doc, productOptions);
-      const { text, ...rest } = result as { text?: string };
+      const { text, ...rest } = run(folder) as { text?: string };
       const textFile = join(folder, `expected.${textExtension}`);
       if (text !== undefined) {
         await expect(text).toMatchFileSnapshot(textFile);
@@ -57,6 +76,25 @@ export function runFixtures<O = Record<string, unknown>>(
       await expect(`${stableJson(rest)}\n`).toMatchFileSnapshot(join(folder, 'expected.json'));
     });
   }
+}
+
+/** Parse a JSON file of a fixture folder (`input.json` by default) as `T`. */
+export function readJsonFile<T>(folder: string, name = 'input.json'): T {
+  return JSON.parse(readFileSync(join(folder, name), 'utf8')) as T;
+}
+
+/** A document written inline in a fixture's JSON: its init plus a `body` or `bodyBase64`. */
+export type InlineDocument = DocumentInit & {
+  readonly body?: string;
+  readonly bodyBase64?: string;
+};
+
+/** Build the `FetchedDocument` an {@link InlineDocument} describes. */
+export function inlineDocument(spec: InlineDocument): FetchedDocument {
+  const { body, bodyBase64, ...init } = spec;
+  const bytes =
+    bodyBase64 === undefined ? (body ?? '') : new Uint8Array(Buffer.from(bodyBase64, 'base64'));
+  return makeDocument(bytes, init);
 }
 
 /** Read a fixture folder's input and `document.json` into a `FetchedDocument`. */

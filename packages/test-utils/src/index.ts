@@ -7,8 +7,12 @@ export {
 export { DEFAULT_DOCUMENT, type DocumentInit, makeDocument } from './document.js';
 export {
   type FixtureProduct,
+  type InlineDocument,
+  inlineDocument,
   type RunFixturesOptions,
   readFixtureDocument,
+  readJsonFile,
   runFixtures,
+  runFolderFixtures,
   stableJson,
 } from './fixtures.js';
