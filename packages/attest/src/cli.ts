@@ -27,6 +27,10 @@ export interface CliIo {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let args: { input: string; pin: string };
   try {
+    if (argv.includes('-h') || argv.includes('--help')) {
+      io.stdout(USAGE);
+      return EXIT.valid;
+    }
     args = parseArgs(argv);
   } catch (error) {
     io.stderr((error as Error).message);
@@ -75,7 +79,6 @@ function parseArgs(argv: readonly string[]): { input: string; pin: string } {
   let pin: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === '-h' || arg === '--help') throw new Error(USAGE);
     if (arg === '--pin' || arg === '-p') {
       pin = argv[++i];
       if (pin === undefined) throw new Error(`storefront-verify: --pin needs a value\n\n${USAGE}`);

@@ -62,6 +62,13 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('storefront-verify', () => {
+  it('prints its usage to stdout and exits 0 on --help', async () => {
+    const streams = io();
+    expect(await runCli(['--help'], streams)).toBe(EXIT.valid);
+    expect(streams.out.join('\n')).toMatch(/--pin/);
+    expect(streams.err).toEqual([]);
+  });
+
   it('exits 0 and prints one line per check for a valid receipt pinned by address', async () => {
     const t = io();
     expect(await runCli([goodFile, '--pin', TEST_ADDRESS], t)).toBe(EXIT.valid);
