@@ -7,13 +7,20 @@ import type { Database } from './db/database.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
+import { buyRoutes } from './routes/buy.js';
+import { devKeyRoutes } from './routes/dev-keys.js';
+import { discoveryRoutes } from './routes/discovery.js';
 import { healthRoutes } from './routes/health.js';
 import { signalRoutes } from './routes/signal.js';
 
 /** Everything the app needs, built by `main` (or by a test). */
 export interface AppDeps {
-  readonly config: Pick<Config, 'trustProxy'> & { readonly publicBaseUrl: string };
+  readonly config: Pick<
+    Config,
+    'trustProxy' | 'adminToken' | 'payment' | 'enterprisePerMinute' | 'reservationTtlSeconds'
+  > & { readonly publicBaseUrl: string };
   readonly db: Database;
   readonly signer: Signer;
   /** The only way the service reaches the network. */
@@ -41,6 +48,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(attestationRoutes(deps));
   app.use(signalRoutes(deps));
+  app.use(discoveryRoutes(deps));
+  app.use(devKeyRoutes(deps));
+  app.use(buyRoutes(deps));
+  app.use(adminRoutes(deps));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

@@ -14,7 +14,31 @@ export interface Config {
   readonly safeFetchAllow: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly trustProxy: boolean | number | string;
+  /** Bearer token of the operator API; null turns `/admin/*` off (404). */
+  readonly adminToken: string | null;
+  /** Payment terms of the 402 challenge. */
+  readonly payment: PaymentConfig;
+  /** Calls per minute of an enterprise key. */
+  readonly enterprisePerMinute: number;
+  /** Reservations pending longer than this are released (a crash mid-call). */
+  readonly reservationTtlSeconds: number;
 }
+
+/** The x402 payment terms every 402 answer carries (DESIGN §8). */
+export interface PaymentConfig {
+  /** CAIP-2 chain id. */
+  readonly network: string;
+  /** Token contract address. */
+  readonly asset: string;
+  /** Receiving address; null means the service's signer address (development only). */
+  readonly payTo: string | null;
+  /** The facilitator named in the terms; null until one is configured. */
+  readonly facilitatorUrl: string | null;
+}
+
+/** USDC on Base (chain 8453). */
+export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** Thrown by {@link loadConfig}; `main` prints the message and exits 1. */
 export class ConfigError extends StorefrontError {
@@ -62,6 +86,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
 
+  const adminToken = nonEmpty(env.ADMIN_TOKEN);
+  if (adminToken !== null && adminToken.length < 16) {
+    problems.push('ADMIN_TOKEN must be at least 16 characters');
+  }
+  const payTo = nonEmpty(env.X402_PAY_TO);
+  if (payTo !== null && !ADDRESS.test(payTo)) {
+    problems.push('X402_PAY_TO must be an address: 0x followed by 40 hex digits');
+  }
+  const asset = nonEmpty(env.X402_ASSET) ?? BASE_USDC;
+  if (!ADDRESS.test(asset)) {
+    problems.push('X402_ASSET must be a token contract address: 0x followed by 40 hex digits');
+  }
+  const network = nonEmpty(env.X402_NETWORK) ?? 'eip155:8453';
+  if (!/^eip155:\d+$/.test(network)) {
+    problems.push(
+      `X402_NETWORK must be a CAIP-2 EVM chain id such as eip155:8453, got \`${network}\``,
+    );
+  }
+  const facilitatorUrl = nonEmpty(env.FACILITATOR_URL);
+  if (facilitatorUrl !== null && !/^https?:\/\/\S+$/.test(facilitatorUrl)) {
+    problems.push('FACILITATOR_URL must be an absolute http(s) URL');
+  }
+  const enterprisePerMinute = integer(
+    env.ENTERPRISE_PER_MINUTE,
+    3000,
+    1,
+    1_000_000,
+    'ENTERPRISE_PER_MINUTE',
+    problems,
+  );
+  const reservationTtlSeconds = integer(
+    env.RESERVATION_TTL_SECONDS,
+    300,
+    30,
+    86_400,
+    'RESERVATION_TTL_SECONDS',
+    problems,
+  );
+
   if (nodeEnv === 'production') {
     if (signerPrivateKey === null) {
       problems.push(
@@ -73,6 +136,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     }
     if (databaseUrl === null) {
       problems.push('DATABASE_URL is required in production (embedded PGlite is for development)');
+    }
+    if (payTo === null) {
+      problems.push('X402_PAY_TO is required in production (the address payments go to)');
     }
   }
 
@@ -91,6 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     safeFetchAllow,
     logLevel,
     trustProxy,
+    adminToken,
+    payment: { network, asset, payTo, facilitatorUrl },
+    enterprisePerMinute,
+    reservationTtlSeconds,
   };
 }
 

@@ -9,8 +9,12 @@ import { type Config, defaultBaseUrl } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
+import { sweepAbandoned } from './metering/store.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
+
+/** Largest request head accepted (request line and headers). */
+export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;
 
 /** A running service. */
 export interface RunningServer {
@@ -62,7 +66,10 @@ export async function startServer(
     fetcher = createFetcher({ testOnlyAllow: config.safeFetchAllow });
 
     // Bind first, so that PORT=0 still yields absolute URLs with the real port.
-    const server = createServer();
+    // The request line carries the query: `content` and `prevText` may be 262,144
+    // characters, up to 12 bytes each when percent-encoded, so Node's 16 KiB default
+    // header limit would refuse lengths the spec allows.
+    const server = createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {
@@ -91,6 +98,18 @@ export async function startServer(
       clock: () => new Date(),
     });
     server.on('request', app);
+
+    // Release reservations a crashed instance left behind, now and every half minute.
+    const sweep = () =>
+      sweepAbandoned(db, config.reservationTtlSeconds).then(
+        (released) => {
+          if (released > 0) logger.warn({ released }, 'released abandoned reservations');
+        },
+        (error: unknown) => logger.error({ err: error }, 'reservation sweep failed'),
+      );
+    await sweep();
+    const sweeper = setInterval(sweep, 30_000);
+    sweeper.unref();
     logger.info({ url, database: db.kind, signer: signer.address }, 'storefront listening');
 
     return {
@@ -99,6 +118,7 @@ export async function startServer(
       signer,
       db,
       async close() {
+        clearInterval(sweeper);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -14,6 +14,15 @@ describe('loadConfig', () => {
       safeFetchAllow: '',
       logLevel: 'info',
       trustProxy: false,
+      adminToken: null,
+      payment: {
+        network: 'eip155:8453',
+        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        payTo: null,
+        facilitatorUrl: null,
+      },
+      enterprisePerMinute: 3000,
+      reservationTtlSeconds: 300,
     });
   });
 
@@ -80,6 +89,7 @@ describe('loadConfig', () => {
         NODE_ENV: 'production',
         SIGNER_PRIVATE_KEY: `0x${'2'.repeat(64)}`,
         DATABASE_URL: 'postgresql://db/x',
+        X402_PAY_TO: `0x${'3'.repeat(40)}`,
       },
       '/',
     );

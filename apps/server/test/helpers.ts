@@ -54,14 +54,30 @@ export async function dropSchema(schema: string): Promise<void> {
 export const silentLogger = pino({ level: 'silent' });
 
 /** An in-process app on a migrated test database with a fresh signer. */
-export async function testApp(overrides: Partial<AppDeps> = {}) {
+export async function testApp(
+  overrides: Partial<AppDeps> = {},
+  config: Partial<AppDeps['config']> = {},
+) {
   const { db, dispose } = await testDatabase();
   await migrate(db);
   const signer = createSigner(generatePrivateKey());
   await registerSigner(db, signer.address, signer.keyId);
   const fetcher = createFetcher();
   const deps: AppDeps = {
-    config: { publicBaseUrl: 'http://storefront.test', trustProxy: false },
+    config: {
+      publicBaseUrl: 'http://storefront.test',
+      trustProxy: false,
+      adminToken: null,
+      payment: {
+        network: 'eip155:8453',
+        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        payTo: null,
+        facilitatorUrl: null,
+      },
+      enterprisePerMinute: 3000,
+      reservationTtlSeconds: 300,
+      ...config,
+    },
     db,
     signer,
     fetcher,

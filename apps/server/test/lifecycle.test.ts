@@ -190,6 +190,7 @@ describe('the service as a process', () => {
       const server = await start({
         NODE_ENV: 'production',
         SIGNER_PRIVATE_KEY: `0x${'6'.repeat(64)}`,
+        X402_PAY_TO: `0x${'7'.repeat(40)}`,
       });
       const { status, body } = await getJson<{ ok: boolean; database: string }>(
         `${server.url}/healthz`,

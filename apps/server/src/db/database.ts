@@ -49,7 +49,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Commits return before the WAL reaches disk (docs/decisions.md, "Asynchronous
+    // commit"): a database crash can lose the last moments of metering, which only ever
+    // makes calls free; it never charges without a result.
+    options: `-c synchronous_commit=off${schema ? ` -c search_path=${schema}` : ''}`,
   });
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});

@@ -1,0 +1,426 @@
+import type { Database, Queryable } from '../db/database.js';
+import type { MintedKey } from './keys.js';
+import type { Tier, TierPlan } from './tiers.js';
+
+/** A key as the meter sees it. */
+export interface KeyRecord {
+  readonly keyId: string;
+  readonly env: 'test' | 'live';
+  readonly tier: Tier;
+  readonly tail: string;
+  readonly label: string | null;
+  readonly credits: number;
+  readonly includedRemaining: number;
+  readonly sandboxRemaining: number;
+  readonly calls: number;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+interface KeyRow {
+  key_id: string;
+  env: 'test' | 'live';
+  tier: Tier;
+  tail: string;
+  label: string | null;
+  credits: string | number;
+  included_remaining: string | number;
+  sandbox_remaining: number;
+  calls: string | number;
+  created_at: Date | string;
+  last_used_at: Date | string | null;
+  revoked_at: Date | string | null;
+}
+
+const KEY_COLUMNS =
+  'key_id, env, tier, tail, label, credits, included_remaining, sandbox_remaining, calls, created_at, last_used_at, revoked_at';
+
+function iso(value: Date | string | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
+}
+
+function toRecord(row: KeyRow): KeyRecord {
+  return {
+    keyId: row.key_id,
+    env: row.env,
+    tier: row.tier,
+    tail: row.tail,
+    label: row.label,
+    credits: Number(row.credits),
+    includedRemaining: Number(row.included_remaining),
+    sandboxRemaining: row.sandbox_remaining,
+    calls: Number(row.calls),
+    createdAt: iso(row.created_at) as string,
+    lastUsedAt: iso(row.last_used_at),
+    revokedAt: iso(row.revoked_at),
+  };
+}
+
+/** What {@link issueKey} decided. */
+export type IssueOutcome =
+  | { readonly ok: true; readonly record: KeyRecord }
+  | { readonly ok: false; readonly retryAfterSeconds: number };
+
+/**
+ * Store a minted key unless `ip` already has `perHour` keys from the last hour. The
+ * count and the insert run under a per-IP transaction lock, so concurrent requests
+ * from one address cannot overshoot the cap (and several instances share it).
+ */
+export async function issueKey(
+  db: Database,
+  minted: MintedKey,
+  options: { ip: string; label: string | null; plan: TierPlan; perHour: number },
+): Promise<IssueOutcome> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(7306102, hashtext('issue:' || $1))", [options.ip]);
+    const { rows } = await tx.query<{ n: string | number; oldest: Date | string | null }>(
+      `SELECT count(*) AS n, min(issued_at) AS oldest FROM key_issuance
+        WHERE ip = $1 AND issued_at > now() - interval '1 hour'`,
+      [options.ip],
+    );
+    const used = Number(rows[0]?.n ?? 0);
+    if (used >= options.perHour) {
+      const oldest = rows[0]?.oldest ? new Date(rows[0].oldest).getTime() : Date.now();
+      const retry = Math.max(1, Math.ceil((oldest + 3_600_000 - Date.now()) / 1000));
+      return { ok: false, retryAfterSeconds: retry };
+    }
+    await tx.query('INSERT INTO key_issuance (ip) VALUES ($1)', [options.ip]);
+    const inserted = await tx.query<KeyRow>(
+      `INSERT INTO api_keys (key_id, key_hash, tail, env, tier, label, sandbox_remaining, created_ip)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       RETURNING ${KEY_COLUMNS}`,
+      [
+        minted.keyId,
+        minted.hash,
+        minted.tail,
+        minted.env,
+        options.plan.tier,
+        options.label,
+        options.plan.tier === 'sandbox' ? (options.plan.included ?? 0) : 0,
+        options.ip,
+      ],
+    );
+    return { ok: true, record: toRecord(inserted.rows[0] as KeyRow) };
+  });
+}
+
+/** The key stored under `hash`, revoked or not; null when there is none. */
+export async function findKeyByHash(db: Queryable, hash: string): Promise<KeyRecord | null> {
+  const { rows } = await db.query<KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`,
+    [hash],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** The key with public id `keyId`; null when there is none. */
+export async function findKeyById(db: Queryable, keyId: string): Promise<KeyRecord | null> {
+  const { rows } = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_id = $1`, [
+    keyId,
+  ]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** The state of a key's current one-minute window after counting this call. */
+export interface RateWindow {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until the window resets (at least 1). */
+  readonly resetSeconds: number;
+}
+
+/**
+ * Count one call in the key's fixed one-minute window (one atomic upsert, shared by
+ * every instance on the database) and say whether it fits under `limit`.
+ */
+export async function hitRateWindow(
+  db: Queryable,
+  keyId: string,
+  limit: number,
+): Promise<RateWindow> {
+  const { rows } = await db.query<{ hits: number; reset: string | number }>(
+    `INSERT INTO rate_windows AS w (key_id, window_start, hits)
+     VALUES ($1, date_trunc('minute', now()), 1)
+     ON CONFLICT (key_id, window_start) DO UPDATE SET hits = w.hits + 1
+     RETURNING hits, extract(epoch FROM (w.window_start + interval '1 minute' - now())) AS reset`,
+    [keyId],
+  );
+  const hits = rows[0]?.hits ?? 1;
+  return {
+    allowed: hits <= limit,
+    limit,
+    remaining: Math.max(0, limit - hits),
+    resetSeconds: Math.max(1, Math.ceil(Number(rows[0]?.reset ?? 60))),
+  };
+}
+
+/** Where a reserved call is paid from. */
+export type ChargeSource = 'sandbox' | 'included' | 'credits' | 'unmetered';
+
+/** What {@link reserve} decided; every outcome has written its ledger row. */
+export type Reservation =
+  | { readonly ok: true; readonly ledgerId: string; readonly source: ChargeSource }
+  | {
+      readonly ok: false;
+      readonly ledgerId: string;
+      readonly outcome: 'sandbox_exhausted' | 'insufficient_credits';
+    }
+  | { readonly ok: false; readonly ledgerId: null; readonly outcome: 'invalid_key' };
+
+/**
+ * Reserve one call for `keyId`, in one statement: lock the key row, pick the source
+ * (sandbox calls, the plan's allowance, credits, or unmetered), take it, and write the
+ * attempt's ledger row, `pending` when reserved, or the refusal otherwise. The
+ * conditional UPDATE never takes more than there is, so no balance goes negative
+ * however many calls race, on one instance or several.
+ */
+export async function reserve(
+  db: Queryable,
+  attempt: {
+    keyId: string;
+    route: string;
+    price: number;
+    credits: number;
+    requestId: string | null;
+  },
+): Promise<Reservation> {
+  const { rows } = await db.query<{ id: string; source: string; outcome: string }>(
+    `WITH old AS (
+       SELECT key_id, tier, sandbox_remaining, included_remaining, credits
+         FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL
+          FOR UPDATE
+     ), pick AS (
+       SELECT key_id, tier, CASE
+           WHEN tier = 'sandbox' THEN CASE WHEN sandbox_remaining > 0 THEN 'sandbox' END
+           WHEN tier = 'enterprise' THEN 'unmetered'
+           WHEN tier IN ('pro', 'business') AND included_remaining > 0 THEN 'included'
+           WHEN credits >= $2 THEN 'credits'
+         END AS source
+         FROM old
+     ), taken AS (
+       UPDATE api_keys k SET
+           sandbox_remaining = k.sandbox_remaining - CASE WHEN p.source = 'sandbox' THEN 1 ELSE 0 END,
+           included_remaining = k.included_remaining - CASE WHEN p.source = 'included' THEN 1 ELSE 0 END,
+           credits = k.credits - CASE WHEN p.source = 'credits' THEN $2::bigint ELSE 0 END,
+           calls = k.calls + 1,
+           last_used_at = now()
+         FROM pick p
+        WHERE k.key_id = p.key_id AND p.source IS NOT NULL
+        RETURNING k.key_id
+     )
+     INSERT INTO ledger (key_id, route, price, units, source, outcome, finished_at, request_id)
+     SELECT p.key_id, $3, $4,
+            CASE p.source WHEN 'credits' THEN $2::int WHEN 'sandbox' THEN 1 WHEN 'included' THEN 1 ELSE 0 END,
+            coalesce(p.source, 'none'),
+            CASE WHEN p.source IS NOT NULL THEN 'pending'
+                 WHEN p.tier = 'sandbox' THEN 'sandbox_exhausted'
+                 ELSE 'insufficient_credits' END,
+            CASE WHEN p.source IS NULL THEN now() END,
+            $5
+       FROM pick p
+     RETURNING id, source, outcome`,
+    [attempt.keyId, attempt.credits, attempt.route, attempt.price, attempt.requestId],
+  );
+  const row = rows[0];
+  if (row === undefined) return { ok: false, ledgerId: null, outcome: 'invalid_key' };
+  const ledgerId = String(row.id);
+  if (row.outcome === 'pending') {
+    return { ok: true, ledgerId, source: row.source as ChargeSource };
+  }
+  return {
+    ok: false,
+    ledgerId,
+    outcome: row.outcome as 'sandbox_exhausted' | 'insufficient_credits',
+  };
+}
+
+/** Record an attempt that was refused before any reservation (rate limit). */
+export async function recordRefusal(
+  db: Queryable,
+  attempt: {
+    keyId: string;
+    route: string;
+    price: number;
+    outcome: 'rate_limited';
+    requestId: string | null;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO ledger (key_id, route, price, source, outcome, finished_at, request_id)
+     VALUES ($1, $2, $3, 'none', $4, now(), $5)`,
+    [attempt.keyId, attempt.route, attempt.price, attempt.outcome, attempt.requestId],
+  );
+}
+
+/** How a reserved attempt ended. */
+export interface Finish {
+  readonly charged: boolean;
+  readonly outcome: 'delivered' | 'delivered_free' | 'undeliverable' | 'failed';
+  readonly error: string | null;
+  readonly upstreamStatus: number | null;
+  readonly receiptNonce: string | null;
+}
+
+/**
+ * Finish a pending attempt: keep the reservation (charged) or give it back, in one
+ * statement with the ledger update. Only a row still `pending` is finished, so a
+ * reservation is released at most once even when the sweeper races a slow request.
+ * Returns false when the row was no longer pending (the sweeper released it first).
+ */
+export async function finish(db: Queryable, ledgerId: string, end: Finish): Promise<boolean> {
+  const { rows } = await db.query<{ n: string | number }>(
+    `WITH done AS (
+       UPDATE ledger SET outcome = $2, charged = $3, error = $4, upstream_status = $5,
+                         receipt_nonce = $6, finished_at = now()
+        WHERE id = $1 AND outcome = 'pending'
+        RETURNING key_id, source, units
+     ), back AS (
+       UPDATE api_keys k SET
+           sandbox_remaining = k.sandbox_remaining + CASE WHEN d.source = 'sandbox' THEN d.units ELSE 0 END,
+           included_remaining = k.included_remaining + CASE WHEN d.source = 'included' THEN d.units ELSE 0 END,
+           credits = k.credits + CASE WHEN d.source = 'credits' THEN d.units ELSE 0 END
+         FROM done d
+        WHERE k.key_id = d.key_id AND NOT $3::boolean
+        RETURNING k.key_id
+     )
+     SELECT count(*) AS n FROM done`,
+    [ledgerId, end.outcome, end.charged, end.error, end.upstreamStatus, end.receiptNonce],
+  );
+  return Number(rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * Release every reservation pending for longer than `olderThanSeconds` (a crash
+ * between reserve and finish): the ledger rows become `abandoned`, not charged, and
+ * their units go back to their keys. Also drops rate windows older than two minutes.
+ * Returns how many reservations were released.
+ */
+export async function sweepAbandoned(db: Database, olderThanSeconds: number): Promise<number> {
+  const { rows } = await db.query<{ n: string | number }>(
+    `WITH gone AS (
+       UPDATE ledger SET outcome = 'abandoned', charged = false, finished_at = now(),
+                         error = 'released: no result was delivered'
+        WHERE outcome = 'pending' AND created_at < now() - make_interval(secs => $1)
+        RETURNING key_id, source, units
+     ), per_key AS (
+       SELECT key_id,
+              sum(CASE WHEN source = 'sandbox' THEN units ELSE 0 END) AS sandbox,
+              sum(CASE WHEN source = 'included' THEN units ELSE 0 END) AS included,
+              sum(CASE WHEN source = 'credits' THEN units ELSE 0 END) AS credits
+         FROM gone GROUP BY key_id
+     ), back AS (
+       UPDATE api_keys k SET
+           sandbox_remaining = k.sandbox_remaining + p.sandbox,
+           included_remaining = k.included_remaining + p.included,
+           credits = k.credits + p.credits
+         FROM per_key p WHERE k.key_id = p.key_id
+        RETURNING k.key_id
+     )
+     SELECT count(*) AS n FROM gone`,
+    [olderThanSeconds],
+  );
+  await db.query("DELETE FROM rate_windows WHERE window_start < now() - interval '2 minutes'");
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Add purchased credits to a key (operator API). Returns the key after the change. */
+export async function addCredits(
+  db: Queryable,
+  keyId: string,
+  credits: number,
+): Promise<KeyRecord | null> {
+  const { rows } = await db.query<KeyRow>(
+    `UPDATE api_keys SET credits = credits + $2 WHERE key_id = $1 AND env = 'live'
+     RETURNING ${KEY_COLUMNS}`,
+    [keyId, credits],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Put a live key on `plan`, granting the plan's allowance (operator API, renewals). */
+export async function setTier(
+  db: Queryable,
+  keyId: string,
+  plan: TierPlan,
+): Promise<KeyRecord | null> {
+  const { rows } = await db.query<KeyRow>(
+    `UPDATE api_keys SET tier = $2, included_remaining = $3 WHERE key_id = $1 AND env = 'live'
+     RETURNING ${KEY_COLUMNS}`,
+    [keyId, plan.tier, plan.included ?? 0],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Revoke a key; later calls with it answer 401. Idempotent. */
+export async function revokeKey(db: Queryable, keyId: string): Promise<KeyRecord | null> {
+  const { rows } = await db.query<KeyRow>(
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE key_id = $1
+     RETURNING ${KEY_COLUMNS}`,
+    [keyId],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** One ledger row as the operator API shows it. */
+export interface LedgerEntry {
+  readonly id: string;
+  readonly keyId: string;
+  readonly route: string;
+  readonly price: number;
+  readonly units: number;
+  readonly source: string;
+  readonly charged: boolean;
+  readonly outcome: string;
+  readonly error: string | null;
+  readonly upstreamStatus: number | null;
+  readonly receiptNonce: string | null;
+  readonly requestId: string | null;
+  readonly createdAt: string;
+  readonly finishedAt: string | null;
+}
+
+/** A key's ledger, oldest first, `limit` rows after id `after`. */
+export async function ledgerFor(
+  db: Queryable,
+  keyId: string,
+  options: { limit: number; after: string | null },
+): Promise<LedgerEntry[]> {
+  const { rows } = await db.query<{
+    id: string;
+    key_id: string;
+    route: string;
+    price: number;
+    units: number;
+    source: string;
+    charged: boolean;
+    outcome: string;
+    error: string | null;
+    upstream_status: number | null;
+    receipt_nonce: string | null;
+    request_id: string | null;
+    created_at: Date | string;
+    finished_at: Date | string | null;
+  }>(`SELECT * FROM ledger WHERE key_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [
+    keyId,
+    options.after ?? '0',
+    options.limit,
+  ]);
+  return rows.map((row) => ({
+    id: String(row.id),
+    keyId: row.key_id,
+    route: row.route,
+    price: row.price,
+    units: row.units,
+    source: row.source,
+    charged: row.charged,
+    outcome: row.outcome,
+    error: row.error,
+    upstreamStatus: row.upstream_status,
+    receiptNonce: row.receipt_nonce,
+    requestId: row.request_id,
+    createdAt: iso(row.created_at) as string,
+    finishedAt: iso(row.finished_at),
+  }));
+}

@@ -1,0 +1,37 @@
+import { availabilityRoute } from './products/availability.js';
+import { diffRoute } from './products/diff.js';
+import { extractRoute } from './products/extract.js';
+import { feedRoute } from './products/feed.js';
+import { fetchRoute } from './products/fetch.js';
+import { headersRoute } from './products/headers.js';
+import { linksRoute } from './products/links.js';
+import { markdownRoute } from './products/markdown.js';
+import { metadataRoute } from './products/metadata.js';
+import { notarizeRoute } from './products/notarize.js';
+import { robotsRoute } from './products/robots.js';
+import { tableRoute } from './products/table.js';
+import { validateRoute } from './products/validate.js';
+import type { RouteEntry } from './types.js';
+
+/**
+ * Every paid route, in the spec's order. Express routes, payment terms, `/catalog`,
+ * `/manifest`, `/.well-known/x402`, `/x402/discovery` and `/openapi.json` are all
+ * generated from this list.
+ */
+export const REGISTRY: readonly RouteEntry<never>[] = Object.freeze([
+  fetchRoute,
+  extractRoute,
+  markdownRoute,
+  metadataRoute,
+  linksRoute,
+  robotsRoute,
+  diffRoute,
+  notarizeRoute,
+  headersRoute,
+  tableRoute,
+  feedRoute,
+  availabilityRoute,
+  validateRoute,
+] as unknown as RouteEntry<never>[]);
+
+export type { ChargeRule, PriceTier, RouteEntry, WorkOutcome } from './types.js';

@@ -1,0 +1,131 @@
+import { extract, parseExtractSchema } from '@storefront/extract';
+import { loadHtml } from '@storefront/html';
+import {
+  BOOLEAN,
+  checked,
+  enumParam,
+  failedPage,
+  failedProduct,
+  INTEGER,
+  ISO_TIME,
+  NULLABLE_STRING,
+  onePrice,
+  pageFrom,
+  paramsSchema,
+  responseSchema,
+  STRING,
+  STRINGS,
+  signedAnswer,
+  URL_PARAM,
+  urlProblem,
+} from '../shared.js';
+import type { RouteEntry } from '../types.js';
+
+interface ExtractParams {
+  readonly url: string;
+  readonly schema: string;
+  readonly format: 'text' | 'markdown';
+}
+
+/** `/buy/extract`: a typed record resolved from JSON-LD, OpenGraph, meta and microdata. */
+export const extractRoute: RouteEntry<ExtractParams> = {
+  name: 'extract',
+  path: '/buy/extract',
+  title: 'Typed structured extract',
+  description:
+    'Resolve the fields of a schema from the page’s JSON-LD, OpenGraph, meta and microdata, each coerced to its declared type; the receipt covers the record and the page text.',
+  params: paramsSchema(
+    {
+      url: URL_PARAM,
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+        description:
+          'Compact `field[:type]` list (type string, number, integer or boolean; default string), or a JSON-Schema string whose `properties` give each field’s `type`.',
+      },
+      format: enumParam(['text', 'markdown'], 'Format of the `text` field.', 'text'),
+    },
+    ['url', 'schema'],
+  ),
+  prices: onePrice('extract', 4000, 'typed structured-extract record plus page text, signed'),
+  chargeRule: 'per-attempt',
+  closedResponse: true,
+  response: responseSchema(
+    {
+      status: INTEGER,
+      extract: {
+        type: 'object',
+        additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+      },
+      schema: {
+        type: 'object',
+        additionalProperties: { enum: ['string', 'number', 'integer', 'boolean'] },
+      },
+      coerced: { ...STRINGS, minItems: 1 },
+      title: NULLABLE_STRING,
+      text: STRING,
+      bytes: INTEGER,
+      contentType: NULLABLE_STRING,
+      truncated: BOOLEAN,
+      redirects: STRINGS,
+      fetchedAt: ISO_TIME,
+      metered: BOOLEAN,
+      delivered: { enum: ['key', 'x402', 'mcp'] },
+      kind: { enum: ['html', 'text'] },
+    },
+    true,
+  ),
+  check(query) {
+    const schema = query.schema === undefined ? null : parseExtractSchema(query.schema);
+    return checked(
+      [
+        urlProblem('url', query.url ?? ''),
+        schema === null || schema.ok ? null : { param: 'schema', message: schema.message },
+      ],
+      () => ({
+        url: query.url as string,
+        schema: query.schema as string,
+        format: query.format === 'markdown' ? 'markdown' : 'text',
+      }),
+    );
+  },
+  priceFor: () => extractRoute.prices[0] as (typeof extractRoute.prices)[0],
+  async run(params, context) {
+    const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
+    if (!page.ok) return failedPage(page, false);
+    const { doc } = page;
+    const common = {
+      bytes: doc.bytes.length,
+      contentType: doc.contentType,
+      truncated: doc.truncated,
+      redirects: [...doc.redirects],
+      fetchedAt: doc.fetchedAt,
+    };
+    const result = extract(doc, { schema: params.schema, format: params.format });
+    if (!result.ok) return failedProduct(doc, result.error, result.message, false, common);
+    const loaded = loadHtml(doc);
+    const { data } = result;
+    const body: Record<string, unknown> = {
+      ok: true,
+      url: doc.url,
+      status: doc.status,
+      extract: data.extract,
+      schema: data.schema,
+      ...(data.coerced.length > 0 ? { coerced: data.coerced } : {}),
+      title: data.title,
+      text: result.text,
+      ...common,
+      truncated: result.extra?.truncated === true,
+      metered: context.metered,
+      delivered: context.door,
+      kind: loaded.ok ? loaded.page.kind : 'html',
+    };
+    return signedAnswer(body, {
+      text: result.text,
+      url: doc.url,
+      status: doc.status,
+      fetchedAt: doc.fetchedAt,
+    });
+  },
+};

@@ -1,0 +1,35 @@
+import { parseFeed } from '@storefront/feed';
+import { documentRoute, type UrlParams } from '../document-route.js';
+import { checked, paramsSchema, record, STRING, URL_PARAM, urlProblem } from '../shared.js';
+
+/** `/buy/feed`: RSS 2.0, RDF and Atom normalized to one item shape. */
+export const feedRoute = documentRoute<UrlParams, unknown>({
+  name: 'feed',
+  title: 'Feed normalization',
+  description:
+    'An RSS 2.0, RDF or Atom 1.0 feed as up to 100 items of title, link, ISO-8601 UTC date, the date as written, and a plain-text summary.',
+  params: paramsSchema({ url: URL_PARAM }, ['url']),
+  price: { tier: 'feed', amount: 5000, includes: 'normalized feed items plus signed receipt' },
+  chargeRule: 'per-attempt',
+  closedResponse: true,
+  contentType: true,
+  data: record({
+    feedTitle: STRING,
+    kind: { enum: ['rss', 'atom'] },
+    count: { type: 'integer', minimum: 0, maximum: 100 },
+    items: {
+      type: 'array',
+      maxItems: 100,
+      items: record({
+        title: STRING,
+        link: STRING,
+        published: STRING,
+        publishedRaw: STRING,
+        summary: { type: 'string', maxLength: 1000 },
+      }),
+    },
+  }),
+  check: (query) =>
+    checked([urlProblem('url', query.url ?? '')], () => ({ url: query.url as string })),
+  product: (doc) => parseFeed(doc),
+});

@@ -1,0 +1,152 @@
+import { extractText, parseFetchExtract } from '@storefront/text';
+import {
+  BOOLEAN,
+  checked,
+  enumParam,
+  failedPage,
+  failedProduct,
+  INTEGER,
+  NULLABLE_STRING,
+  pageFrom,
+  paramsSchema,
+  responseSchema,
+  STRING,
+  signedAnswer,
+  URL_PARAM,
+  urlProblem,
+} from '../shared.js';
+import type { PriceTier, RouteEntry } from '../types.js';
+
+interface FetchParams {
+  readonly url: string;
+  readonly format: 'text' | 'markdown';
+  readonly links: boolean;
+  readonly extract: string | undefined;
+}
+
+/** The three price points of `/buy/fetch` (spec "Price tiers"). */
+const PRICES: readonly PriceTier[] = [
+  { tier: 'fetch', amount: 3000, includes: 'clean page text plus signed receipt' },
+  { tier: 'plus', amount: 6000, includes: 'plus markdown structure and outbound-link graph' },
+  { tier: 'pro', amount: 12000, includes: 'plus deterministic structured-extract record' },
+];
+
+/** `/buy/fetch`: page text with a signed receipt. */
+export const fetchRoute: RouteEntry<FetchParams> = {
+  name: 'fetch',
+  path: '/buy/fetch',
+  title: 'Page text',
+  description:
+    'Read a page and return its clean text (or markdown) with a signed receipt; optionally the outbound links, a description and word count, or a typed record of named fields.',
+  params: paramsSchema(
+    {
+      url: URL_PARAM,
+      format: enumParam(
+        ['text', 'markdown'],
+        '`markdown` returns markdown instead of text.',
+        'text',
+      ),
+      links: enumParam(
+        ['0', '1'],
+        '`1` adds the outbound-link graph, same-origin links first.',
+        '0',
+      ),
+      extract: {
+        type: 'string',
+        maxLength: 256,
+        description:
+          '`1` adds description and wordCount; a comma list of field names (title, price, author, publishedAt, …) gives a typed record covered by the receipt.',
+      },
+    },
+    ['url'],
+  ),
+  prices: PRICES,
+  chargeRule: 'per-attempt',
+  closedResponse: true,
+  response: responseSchema(
+    {
+      status: INTEGER,
+      title: STRING,
+      text: STRING,
+      format: { const: 'markdown' },
+      description: STRING,
+      wordCount: INTEGER,
+      extract: {
+        type: 'object',
+        additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+      },
+      links: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['url', 'text'],
+          additionalProperties: false,
+          properties: { url: STRING, text: STRING },
+        },
+      },
+      contentType: NULLABLE_STRING,
+      bytes: INTEGER,
+      truncated: BOOLEAN,
+    },
+    true,
+  ),
+  check(query) {
+    const extract = parseFetchExtract(query.extract);
+    return checked(
+      [
+        urlProblem('url', query.url ?? ''),
+        extract.ok ? null : { param: 'extract', message: extract.message },
+      ],
+      () => ({
+        url: query.url as string,
+        format: query.format === 'markdown' ? 'markdown' : 'text',
+        links: query.links === '1',
+        extract: extract.ok && extract.mode !== 'none' ? query.extract : undefined,
+      }),
+    );
+  },
+  priceFor(params) {
+    if (params.extract !== undefined) return PRICES[2] as PriceTier;
+    if (params.format === 'markdown' || params.links) return PRICES[1] as PriceTier;
+    return PRICES[0] as PriceTier;
+  },
+  async run(params, context) {
+    const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
+    if (!page.ok) return failedPage(page, false);
+    const { doc } = page;
+    const result = extractText(doc, {
+      format: params.format,
+      links: params.links,
+      ...(params.extract === undefined ? {} : { extract: params.extract }),
+    });
+    const common = { contentType: doc.contentType, bytes: doc.bytes.length };
+    if (!result.ok) {
+      return failedProduct(doc, result.error, result.message, false, {
+        ...common,
+        truncated: doc.truncated,
+      });
+    }
+    const { data } = result;
+    const body: Record<string, unknown> = {
+      ok: true,
+      url: doc.url,
+      status: doc.status,
+      ...(data.title === undefined ? {} : { title: data.title }),
+      text: result.text,
+      ...(data.format === undefined ? {} : { format: data.format }),
+      ...(data.description === undefined ? {} : { description: data.description }),
+      ...(data.wordCount === undefined ? {} : { wordCount: data.wordCount }),
+      ...(data.extract === undefined ? {} : { extract: data.extract }),
+      ...(data.links === undefined ? {} : { links: data.links }),
+      contentType: data.contentType,
+      bytes: data.bytes,
+      truncated: data.truncated,
+    };
+    return signedAnswer(body, {
+      text: result.text,
+      url: doc.url,
+      status: doc.status,
+      fetchedAt: doc.fetchedAt,
+    });
+  },
+};

@@ -1,0 +1,105 @@
+import type { Signer } from '@storefront/attest';
+import type { Fetcher } from '@storefront/safe-fetch';
+
+/** A JSON Schema object, as written in the registry and published in discovery. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/**
+ * How an `ok:false` result is charged (spec "Errors"; DESIGN §4):
+ * - `per-attempt`: delivered and charged (fetch, extract, links, diff, feed);
+ * - `free-on-failure`: delivered, not charged (metadata, notarize, robots, headers);
+ * - `before-charging`: HTTP 503 before any charge (markdown, table, validate);
+ * - `always-delivered`: the product reports a down host as `ok:true`, so every
+ *   delivered result is charged; `ok:false` (probe not performed) is not (availability).
+ */
+export type ChargeRule = 'per-attempt' | 'free-on-failure' | 'before-charging' | 'always-delivered';
+
+/** One price point of a route: USDC atomic units (6 decimals). */
+export interface PriceTier {
+  /** `extra.tier` in the payment terms; the route name for single-price routes. */
+  readonly tier: string;
+  readonly amount: number;
+  /** `extra.includes`: what this price buys. */
+  readonly includes: string;
+}
+
+/** One problem with the request's parameters (the `details` of a 400). */
+export interface ParamProblem {
+  readonly param: string;
+  readonly message: string;
+}
+
+/** What the route's own checks made of the query: typed inputs, or the problems. */
+export type Checked<P> =
+  | { readonly ok: true; readonly params: P }
+  | { readonly ok: false; readonly details: readonly ParamProblem[] };
+
+/** What a route's work needs from the service. */
+export interface WorkContext {
+  readonly fetcher: Fetcher;
+  readonly publicBaseUrl: string;
+  readonly clock: () => Date;
+  /** The door the call came through (`key` for now), echoed where a route shows it. */
+  readonly door: 'key' | 'x402' | 'mcp';
+  /** Whether this call counts against a meter (false on unmetered plans). */
+  readonly metered: boolean;
+}
+
+/** A result to sign: the canonical text and the envelope the receipt binds. */
+export interface Signable {
+  readonly text: string;
+  readonly url: string;
+  readonly status: number | null;
+  readonly fetchedAt: string;
+}
+
+/**
+ * What a route's work produced.
+ * - `delivered`: a 200 answer. `ok` is the product's verdict; `sign` is present on
+ *   success and the body gets `attestation` from it.
+ * - `undeliverable`: the route answers 503 `ok:false` before charging (only routes
+ *   whose rule is `before-charging` produce it).
+ */
+export type WorkOutcome =
+  | {
+      readonly kind: 'delivered';
+      readonly ok: boolean;
+      /** The response body in the spec's field order, without `attestation`. */
+      readonly body: Record<string, unknown>;
+      readonly sign: Signable | null;
+      readonly error: string | null;
+      readonly upstreamStatus: number | null;
+    }
+  | {
+      readonly kind: 'undeliverable';
+      readonly body: Record<string, unknown>;
+      readonly error: string;
+      readonly upstreamStatus: number | null;
+    };
+
+/** One `/buy/*` route: the single source of truth for everything about it. */
+export interface RouteEntry<P = unknown> {
+  /** The product name: the path segment, MCP tool name and ledger route. */
+  readonly name: string;
+  readonly path: string;
+  readonly title: string;
+  readonly description: string;
+  /** Query parameters: a JSON Schema object of string properties with the spec's limits. */
+  readonly params: JsonSchema;
+  /** Price points, cheapest first; most routes have one. */
+  readonly prices: readonly PriceTier[];
+  readonly chargeRule: ChargeRule;
+  /** The 200 body, as JSON Schema (closed where the spec says no other fields). */
+  readonly response: JsonSchema;
+  /** Whether the spec forbids fields beyond its list (tests hold every answer to it). */
+  readonly closedResponse: boolean;
+  /** Checks beyond the schema (URL shape, cross-parameter rules) giving typed params. */
+  check(query: Readonly<Record<string, string>>): Checked<P>;
+  /** The price point these params select (DESIGN §4, `/buy/fetch` tiers). */
+  priceFor(params: P): PriceTier;
+  /** Fetch, run the product and shape the answer. Never throws for upstream faults. */
+  run(params: P, context: WorkContext): Promise<WorkOutcome>;
+}
+
+/** The signer a route answer is signed with. */
+export type { Signer };

@@ -1,0 +1,205 @@
+import { StorefrontError } from '@storefront/core';
+import { type Request, type Response, Router } from 'express';
+import type { AppDeps } from '../app.js';
+import { readParams } from '../http/params.js';
+import { bearerKey, hashKey } from '../metering/keys.js';
+import {
+  findKeyByHash,
+  finish,
+  hitRateWindow,
+  type KeyRecord,
+  recordRefusal,
+  reserve,
+} from '../metering/store.js';
+import { creditsFor, tierPlans } from '../metering/tiers.js';
+import { REGISTRY } from '../registry/index.js';
+import { refusedTarget } from '../registry/shared.js';
+import { challenge, dollars, type Terms } from '../registry/terms.js';
+import type { PriceTier, RouteEntry, WorkOutcome } from '../registry/types.js';
+
+/** The payment terms with the receiving address resolved (the signer's in development). */
+export function termsOf(deps: AppDeps): Terms {
+  return { ...deps.config.payment, payTo: deps.config.payment.payTo ?? deps.signer.address };
+}
+
+/**
+ * Whether a finished attempt is charged, by the route's rule (spec "Errors"; DESIGN
+ * §4). A refused target (malformed URL, private address) is never charged.
+ */
+export function isCharged(route: RouteEntry<never>, outcome: WorkOutcome): boolean {
+  if (outcome.kind === 'undeliverable') return false;
+  if (outcome.ok) return true;
+  if (outcome.error !== null && refusedTarget(outcome.error)) return false;
+  return route.chargeRule === 'per-attempt';
+}
+
+/** One Express route per registry entry: params → key door → reserve → work → sign → settle. */
+export function buyRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const plans = tierPlans(deps.config.enterprisePerMinute);
+  const terms = termsOf(deps);
+  const base = deps.config.publicBaseUrl;
+
+  for (const route of REGISTRY) {
+    router.get(route.path, async (req: Request, res: Response) => {
+      // 1. Parameters: a 400 before any payment is asked or taken.
+      const read = readParams(route, req.query as Record<string, unknown>);
+      if (!read.ok) {
+        throw new StorefrontError('invalid_params', `Invalid parameters for ${route.path}`, {
+          details: read.details,
+        });
+      }
+      const params = read.params;
+      const price = route.priceFor(params);
+
+      // 2. The key door. No key (and no payment): 402 with the terms of these params.
+      const bearer = bearerKey(req.get('authorization'));
+      if (bearer.kind === 'missing') {
+        res
+          .status(402)
+          .json(
+            challenge(
+              route,
+              [price],
+              base,
+              terms,
+              'payment_required',
+              `${route.path} costs ${dollars(price.amount)} per call; pay with x402 or send an API key as \`Authorization: Bearer <key>\``,
+            ),
+          );
+        return;
+      }
+      const key = bearer.kind === 'key' ? await findKeyByHash(deps.db, hashKey(bearer.key)) : null;
+      if (key === null || key.revokedAt !== null) {
+        throw new StorefrontError('invalid_key', invalidKeyMessage(bearer, key));
+      }
+
+      // 3. The key's rate window, then the reservation (both atomic in the database).
+      const plan = plans[key.tier];
+      const window = await hitRateWindow(deps.db, key.keyId, plan.perMinute);
+      res.setHeader('RateLimit-Limit', String(window.limit));
+      res.setHeader('RateLimit-Remaining', String(window.remaining));
+      res.setHeader('RateLimit-Reset', String(window.resetSeconds));
+      res.setHeader('RateLimit-Policy', `${window.limit};w=60`);
+      const requestId = (res.locals.requestId as string | undefined) ?? null;
+      if (!window.allowed) {
+        await recordRefusal(deps.db, {
+          keyId: key.keyId,
+          route: route.name,
+          price: price.amount,
+          outcome: 'rate_limited',
+          requestId,
+        });
+        res.setHeader('Retry-After', String(window.resetSeconds));
+        throw new StorefrontError(
+          'rate_limited',
+          `The ${key.tier} plan allows ${window.limit} calls per minute; retry in ${window.resetSeconds} s`,
+        );
+      }
+      const reservation = await reserve(deps.db, {
+        keyId: key.keyId,
+        route: route.name,
+        price: price.amount,
+        credits: creditsFor(price.amount),
+        requestId,
+      });
+      if (!reservation.ok) {
+        if (reservation.outcome === 'invalid_key') {
+          throw new StorefrontError('invalid_key', invalidKeyMessage(bearer, key));
+        }
+        res
+          .status(402)
+          .json(
+            challenge(
+              route,
+              [price],
+              base,
+              terms,
+              reservation.outcome,
+              refusalMessage(reservation.outcome, key, price),
+            ),
+          );
+        return;
+      }
+
+      // 4. The work. Whatever happens, the reservation is committed or released.
+      let outcome: WorkOutcome;
+      try {
+        outcome = await route.run(params, {
+          fetcher: deps.fetcher,
+          publicBaseUrl: base,
+          clock: deps.clock,
+          door: 'key',
+          metered: reservation.source !== 'unmetered',
+        });
+      } catch (error) {
+        await finish(deps.db, reservation.ledgerId, {
+          charged: false,
+          outcome: 'failed',
+          error: 'internal_error',
+          upstreamStatus: null,
+          receiptNonce: null,
+        });
+        throw error;
+      }
+
+      if (outcome.kind === 'undeliverable') {
+        await finish(deps.db, reservation.ledgerId, {
+          charged: false,
+          outcome: 'undeliverable',
+          error: outcome.error,
+          upstreamStatus: outcome.upstreamStatus,
+          receiptNonce: null,
+        });
+        res.status(503).json(outcome.body);
+        return;
+      }
+
+      // 5. Sign, then settle by the route's charge rule, then answer.
+      const attestation =
+        outcome.sign === null
+          ? null
+          : deps.signer.sign(outcome.sign.text, {
+              url: outcome.sign.url,
+              status: outcome.sign.status,
+              fetchedAt: outcome.sign.fetchedAt,
+            });
+      const charged = isCharged(route, outcome);
+      const settled = await finish(deps.db, reservation.ledgerId, {
+        charged,
+        outcome: charged ? 'delivered' : 'delivered_free',
+        error: outcome.error,
+        upstreamStatus: outcome.upstreamStatus,
+        receiptNonce: attestation?.nonce ?? null,
+      });
+      res.setHeader(
+        'Storefront-Charge',
+        settled && charged
+          ? `${reservation.source};credits=${reservation.source === 'credits' ? creditsFor(price.amount) : 0}`
+          : 'none',
+      );
+      res.json(attestation === null ? outcome.body : { ...outcome.body, attestation });
+    });
+  }
+  return router;
+}
+
+function invalidKeyMessage(bearer: ReturnType<typeof bearerKey>, key: KeyRecord | null): string {
+  if (bearer.kind === 'malformed') {
+    return 'Expected `Authorization: Bearer mk_test_…` or `Bearer mk_live_…` with a key from POST /api/dev/keys';
+  }
+  if (key?.revokedAt) return `API key ending in \`${key.tail}\` was revoked`;
+  return 'Unknown API key';
+}
+
+function refusalMessage(
+  outcome: 'sandbox_exhausted' | 'insufficient_credits',
+  key: KeyRecord,
+  price: PriceTier,
+): string {
+  if (outcome === 'sandbox_exhausted') {
+    return `Sandbox key ending in \`${key.tail}\` has used all of its calls; pay per call with x402 or mint a live key`;
+  }
+  const credits = creditsFor(price.amount);
+  return `Key ending in \`${key.tail}\` needs ${credits} credit${credits === 1 ? '' : 's'} for this call and has ${key.credits}${key.tier === 'pro' || key.tier === 'business' ? ' and no included calls left' : ''}`;
+}

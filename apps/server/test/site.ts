@@ -1,0 +1,166 @@
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import net from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PAGES = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/pages');
+
+/** A fixture page's bytes and content type from `fixtures/pages/<name>`. */
+export function fixturePage(name: string): { body: Buffer; contentType: string } {
+  const meta = JSON.parse(readFileSync(join(PAGES, name, 'document.json'), 'utf8')) as {
+    contentType: string;
+  };
+  return { body: readFileSync(join(PAGES, name, 'page.html')), contentType: meta.contentType };
+}
+
+export const FEED_XML = `<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0"><channel><title>Fixture feed</title><link>http://example.test/</link>
+<item><title>First &amp; foremost</title><link>http://example.test/1</link>
+<pubDate>Tue, 10 Jun 2025 04:00:00 GMT</pubDate><description><![CDATA[<p>Hello <b>world</b></p>]]></description></item>
+<item><title>Second</title><link>http://example.test/2</link><pubDate>Wed, 11 Jun 2025 04:00:00 +0200</pubDate>
+<description>Plain summary</description></item>
+</channel></rss>`;
+
+export const DATA_JSON = JSON.stringify({
+  id: 7,
+  name: 'Widget',
+  price: 12.5,
+  tags: ['a', 'b'],
+  stock: { count: 3, warehouse: 'north' },
+});
+
+export const ROBOTS_TXT = `User-agent: GPTBot
+Disallow: /
+
+User-agent: *
+Allow: /
+Sitemap: /sitemap.xml
+`;
+
+type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+function send(
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): Route {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': contentType, ...headers });
+    res.end(body);
+  };
+}
+
+/** The loopback site every route test reads: real pages over real HTTP. */
+export interface Site {
+  readonly port: number;
+  /** The `SAFE_FETCH_ALLOW` entries: this site and a closed port next to it. */
+  readonly allow: string;
+  /** A URL on this site. */
+  url(path: string): string;
+  /** A URL on a loopback port nothing listens on (connection refused). */
+  readonly deadUrl: string;
+  /** Replace the body of `/changing` (for change proofs). */
+  setChanging(text: string): void;
+  /** Requests per path. */
+  readonly hits: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Start the fixture site on 127.0.0.1 with an ephemeral port. */
+export async function startSite(): Promise<Site> {
+  const product = fixturePage('product-page');
+  const wiki = fixturePage('wiki-article');
+  const news = fixturePage('news-article');
+  let changing =
+    '<html><head><title>Changing</title></head><body><main><p>Version one.</p></main></body></html>';
+  const hits = new Map<string, number>();
+  const routes: Record<string, Route> = {
+    '/product': send(200, product.contentType, product.body),
+    '/wiki': send(200, wiki.contentType, wiki.body),
+    '/news': send(200, news.contentType, news.body, {
+      'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': "default-src 'self'; frame-ancestors 'none'",
+      server: 'fixture/1.0',
+    }),
+    '/changing': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(changing);
+    },
+    '/feed.xml': send(200, 'application/rss+xml; charset=utf-8', FEED_XML),
+    '/data.json': send(200, 'application/json', DATA_JSON),
+    '/image.png': send(
+      200,
+      'image/png',
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    ),
+    '/robots.txt': send(200, 'text/plain', ROBOTS_TXT),
+    '/llms.txt': send(
+      200,
+      'text/markdown',
+      '# Fixture site\n\n> A site for tests.\n\n- [Product](/product)\n',
+    ),
+    '/missing': send(404, 'text/html', '<html><body><h1>Not found</h1></body></html>'),
+    '/broken': send(500, 'text/html', '<html><body><h1>Server error</h1></body></html>'),
+    '/loop': (_req, res) => {
+      res.writeHead(302, { location: '/loop' });
+      res.end();
+    },
+    '/moved': (_req, res) => {
+      res.writeHead(301, { location: '/product' });
+      res.end();
+    },
+  };
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const route = routes[path];
+    if (route === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    route(req, res);
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const deadPort = await closedPort();
+  return {
+    port,
+    allow: `127.0.0.1:${port},127.0.0.1:${deadPort}`,
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    deadUrl: `http://127.0.0.1:${deadPort}/`,
+    setChanging(text) {
+      changing = text;
+    },
+    hits,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      await once(server, 'close').catch(() => {});
+    },
+  };
+}
+
+/** A loopback port that was free a moment ago (nothing listens on it). */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
