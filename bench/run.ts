@@ -1,12 +1,14 @@
 import { htmlBenchmark } from './html.bench.js';
 import { robotsBenchmark } from './robots.bench.js';
+import { serviceBenchmark } from './service.bench.js';
 import { signBenchmark } from './sign.bench.js';
 import { validateBenchmark } from './validate.bench.js';
 
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate).
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, service); `--profile`
+ * adds CPU profiles of the service's key door to the service benchmark.
  */
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -45,4 +47,16 @@ if (only === undefined || only === 'robots') {
 if (only === undefined || only === 'validate') {
   // Informative: the service's validation next to ajv used directly (no target).
   await validateBenchmark({ time });
+}
+
+if (only === undefined || only === 'service') {
+  // Needs wrk and PostgreSQL (DATABASE_URL); without them it prints why and is skipped.
+  const service = await serviceBenchmark({ quick, profile: args.has('--profile') });
+  const missed = service.targets.filter((t) => t.met === false);
+  if (check && missed.length > 0) {
+    console.error(
+      `service targets missed: ${missed.map((t) => `${t.name} (${t.measured})`).join('; ')}`,
+    );
+    process.exitCode = 1;
+  }
 }

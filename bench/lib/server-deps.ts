@@ -1,0 +1,35 @@
+/**
+ * The service and the packages behind it, for `service.bench.ts`. bench/package.json
+ * does not list `@storefront/server`, `@storefront/notarize`, `@storefront/headers`,
+ * `@storefront/safe-fetch`, `express` or `pino`, so their sources are imported by
+ * path (the `@storefront/source` condition's files) and the two npm packages are
+ * required from the server's own dependencies: the same copies the server runs.
+ */
+import { createRequire } from 'node:module';
+import type { createApp, StartOptions } from '../../apps/server/src/index.js';
+
+export {
+  loadConfig,
+  openDatabase,
+  type RunningServer,
+  startServer,
+} from '../../apps/server/src/index.js';
+export { inspectHeaders } from '../../packages/headers/src/index.js';
+export { INLINE_SOURCE, notarize } from '../../packages/notarize/src/index.js';
+export { createFetcher, type Fetcher } from '../../packages/safe-fetch/src/index.js';
+
+const fromServer = createRequire(new URL('../../apps/server/package.json', import.meta.url));
+
+/** An Express 5 application, as `createApp` returns one. */
+export type ExpressApp = ReturnType<typeof createApp>;
+
+/** `express()` from the server's dependencies. */
+export const express = fromServer('express') as () => ExpressApp;
+
+/** A pino logger that writes nothing. */
+export function silentLogger(): NonNullable<StartOptions['logger']> {
+  const { pino } = fromServer('pino') as {
+    pino: (options: { level: string }) => NonNullable<StartOptions['logger']>;
+  };
+  return pino({ level: 'silent' });
+}

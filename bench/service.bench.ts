@@ -1,0 +1,767 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FetchedDocument } from '@storefront/core';
+import { toMarkdown } from '@storefront/markdown';
+import { type InclusiveGroup, type ProfileSummary, profileWhile } from './lib/cpu-profile.js';
+import { sampleWaits, type WaitSummary } from './lib/pg-waits.js';
+import { machine, printColumns } from './lib/report.js';
+import {
+  createFetcher,
+  express,
+  type Fetcher,
+  INLINE_SOURCE,
+  inspectHeaders,
+  loadConfig,
+  notarize,
+  openDatabase,
+  type RunningServer,
+  silentLogger,
+  startServer,
+} from './lib/server-deps.js';
+import { newsPage, startUpstream } from './lib/service-site.js';
+import { runWrk, type WrkResult, wrkProblem } from './lib/wrk.js';
+
+/** wrk threads: one wrk thread drives far more than these rates and leaves CPU to the rest. */
+const THREADS = 1;
+const CONNECTIONS = 50;
+/** Bytes of the page the loopback upstream serves. */
+const PAGE_BYTES = 50_000;
+/** About 200 bytes of inline content to notarize. */
+const CONTENT =
+  'Invoice 2026-0314 for order 88412: 3 x grinder burr set (SKU BG-44) and 1 x descaling kit. ' +
+  'Total EUR 184.50 incl. VAT, paid by card ending 4242 on 14 March 2026. Ship to 12 Quay Road.';
+const WITNESSED_AT = '2026-03-14T12:00:00.000Z';
+/** The `application_name` of the service's database connections, to find them in `pg_stat_activity`. */
+const APPLICATION_NAME = 'storefront-bench-service';
+const SIGNER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+/** Functions whose inclusive time the profiles report. */
+const PROFILE_GROUPS: readonly InclusiveGroup[] = [
+  {
+    label: 'signer.sign (sha256, EIP-191 signature)',
+    functionName: 'sign',
+    urlIncludes: '/packages/attest/src/signer',
+  },
+  { label: 'toMarkdown', functionName: 'toMarkdown', urlIncludes: '/packages/markdown/src/' },
+  {
+    label: 'inspectHeaders',
+    functionName: 'inspectHeaders',
+    urlIncludes: '/packages/headers/src/',
+  },
+  { label: 'notarize', functionName: 'notarize', urlIncludes: '/packages/notarize/src/' },
+  {
+    label: 'readParams (query check)',
+    functionName: 'readParams',
+    urlIncludes: '/server/src/http/',
+  },
+  {
+    label: 'res.json (stringify, headers, socket write)',
+    functionName: 'json',
+    urlIncludes: 'express/lib/response',
+  },
+];
+
+/** One target of this benchmark; `met` is null when it could not be measured. */
+export interface ServiceTarget {
+  readonly name: string;
+  readonly goal: string;
+  readonly measured: string;
+  readonly met: boolean | null;
+}
+
+/** Options of {@link serviceBenchmark}. */
+export interface ServiceOptions {
+  readonly quick: boolean;
+  /** Profile the service's thread during one more key-door run per route and print the top. */
+  readonly profile: boolean;
+}
+
+interface Timing {
+  readonly warmup: number;
+  readonly seconds: number;
+  readonly inProcessSeconds: number;
+  readonly rounds: number;
+}
+
+/** A row of a comparison: a wrk run or an in-process loop. */
+interface Row {
+  readonly side: string;
+  readonly how: string;
+  readonly perSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly meanMs: number;
+  readonly count: number;
+  readonly errors: string;
+}
+
+/**
+ * What the service costs on top of the work it sells: the real server (key door, rate
+ * window, reservation, ledger, signing, JSON) on PostgreSQL under wrk, next to a bare
+ * Express 5 route doing the same product work unsigned and unmetered, and next to the
+ * product called in-process. See README.md, "Service overhead", for the method.
+ */
+export async function serviceBenchmark(
+  options: ServiceOptions,
+): Promise<{ targets: ServiceTarget[] }> {
+  const timing: Timing = options.quick
+    ? { warmup: 1, seconds: 2, inProcessSeconds: 0.5, rounds: 1 }
+    : { warmup: 3, seconds: 10, inProcessSeconds: 10, rounds: 2 };
+  const databaseUrl = process.env.DATABASE_URL ?? '';
+  const missing =
+    (await wrkProblem()) ??
+    (databaseUrl === ''
+      ? 'DATABASE_URL is not set (the benchmark needs PostgreSQL; it creates and drops its own schema)'
+      : null);
+  if (missing !== null) {
+    console.log(`\nService overhead: not measured: ${missing}`);
+    return { targets: unmeasured(missing) };
+  }
+
+  const page = newsPage(PAGE_BYTES);
+  const upstream = await startUpstream(page);
+  const schema = `bench_service_${process.pid}_${Date.now().toString(36)}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'storefront-bench-service-'));
+  const adminToken = randomBytes(16).toString('hex');
+  let server: RunningServer | null = null;
+  let bare: Server | null = null;
+  const fetcher = createFetcher({ testOnlyAllow: upstream.allow });
+  // Stop everything and drop the schema, once: at the end, or when the run is interrupted.
+  let cleaning: Promise<void> | null = null;
+  const cleanup = () => {
+    cleaning ??= (async () => {
+      await new Promise<void>((resolve) => {
+        if (bare === null) return resolve();
+        bare.close(() => resolve());
+        bare.closeAllConnections();
+      });
+      await server?.close();
+      await fetcher.close();
+      await upstream.close();
+      const db = await openDatabase({ url: databaseUrl, dataDir: null });
+      await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    })();
+    return cleaning;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATABASE_URL: withApplicationName(databaseUrl),
+        DATA_DIR: dataDir,
+        SIGNER_PRIVATE_KEY: SIGNER_KEY,
+        SAFE_FETCH_ALLOW: upstream.allow,
+        LOG_LEVEL: 'silent',
+        ADMIN_TOKEN: adminToken,
+        ENTERPRISE_PER_MINUTE: '1000000',
+      },
+      dataDir,
+    );
+    server = await startServer(config, { schema, logger: silentLogger() });
+    const { key, keyId } = await enterpriseKey(server.url, adminToken);
+    const auth = { Authorization: `Bearer ${key}` };
+
+    // The page as the server's fetcher hands it to a product.
+    const fetched = await fetcher.fetch(upstream.url);
+    if (!fetched.ok) throw new Error(`the loopback upstream failed: ${fetched.error}`);
+    const doc = fetched.doc;
+
+    bare = await listen(bareApp(doc, fetcher, server.url));
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    const target = encodeURIComponent(upstream.url);
+    const urls = {
+      notarize: {
+        door: `${server.url}/buy/notarize?content=${encodeURIComponent(CONTENT)}`,
+        bare: `${bareUrl}/notarize?content=${encodeURIComponent(CONTENT)}`,
+      },
+      markdown: {
+        door: `${server.url}/buy/markdown?url=${target}`,
+        bare: `${bareUrl}/markdown?url=${target}`,
+        bareFetch: `${bareUrl}/fetch/markdown?url=${target}`,
+      },
+      headers: {
+        door: `${server.url}/buy/headers?url=${target}`,
+        bare: `${bareUrl}/headers?url=${target}`,
+        bareFetch: `${bareUrl}/fetch/headers?url=${target}`,
+      },
+    };
+    await checkSameAnswers(urls, auth);
+
+    console.log(
+      `\nService overhead (${machine()}, ${cpus().length} cores; wrk -t${THREADS}, the server, ` +
+        `the bare app, the upstream and PostgreSQL share the cores; each wrk run ${timing.seconds} s ` +
+        `after a ${timing.warmup} s warm-up; load average at start ${loadText()})`,
+    );
+    console.log(
+      `upstream page: ${page.name}, ${page.bytes.length} B, served from a worker thread on 127.0.0.1`,
+    );
+
+    // Requests wrk left in flight still run after it stops; each run starts once they are done.
+    const health = `${server.url}/healthz`;
+    let doorRequests = 0;
+    const wrk = async (side: string, url: string, door: boolean, connections = CONNECTIONS) => {
+      const headers = door ? auth : {};
+      const warm = await runWrk({
+        url,
+        headers,
+        threads: THREADS,
+        connections,
+        seconds: timing.warmup,
+      });
+      await settle(health);
+      const result = await runWrk({
+        url,
+        headers,
+        threads: THREADS,
+        connections,
+        seconds: timing.seconds,
+      });
+      await settle(health);
+      for (const r of [warm, result]) {
+        if (r.badStatus > 0) {
+          throw new Error(`${side}: ${r.badStatus} answers with a status above 399 from ${url}`);
+        }
+      }
+      if (door) doorRequests += warm.requests + result.requests;
+      return wrkRow(side, connections, timing.seconds, result);
+    };
+
+    // Each comparison runs `rounds` times, its sides back to back; targets pair the sides
+    // by round, so a busy moment on the shared machine weighs on both sides of a pair.
+    const tag = (side: string, round: number) => (timing.rounds > 1 ? `${side} #${round}` : side);
+
+    // 1. Notarize: inline content, no fetch.
+    const notarizeInProcess = inProcess(
+      'notarize() in-process',
+      () => notarize({ content: CONTENT, witnessedAt: WITNESSED_AT }, { baseUrl: server!.url }),
+      timing.inProcessSeconds,
+    );
+    const n: { bare: Row; door: Row; bare1: Row; door1: Row }[] = [];
+    for (let round = 1; round <= timing.rounds; round++) {
+      const bareSide = tag('bare Express + notarize()', round);
+      const doorSide = tag('key door /buy/notarize', round);
+      n.push({
+        bare: await wrk(bareSide, urls.notarize.bare, false),
+        door: await wrk(doorSide, urls.notarize.door, true),
+        bare1: await wrk(bareSide, urls.notarize.bare, false, 1),
+        door1: await wrk(doorSide, urls.notarize.door, true, 1),
+      });
+    }
+    printRows(`1. /buy/notarize?content=<${Buffer.byteLength(CONTENT)} B>`, [
+      notarizeInProcess,
+      ...n.flatMap((r) => [r.bare, r.door]),
+      ...n.flatMap((r) => [r.bare1, r.door1]),
+    ]);
+    const overhead = mean(n.map((r) => r.door.p50Ms - r.bare.p50Ms));
+    const overhead1 = mean(n.map((r) => r.door1.p50Ms - r.bare1.p50Ms));
+    const doorRate = mean(n.map((r) => r.door.perSecond));
+    console.log(
+      `p50 key door - bare: ${fmt(overhead)} ms at ${CONNECTIONS} connections, ` +
+        `${fmt(overhead1)} ms at 1 connection (no queueing); key door ${fmt(doorRate)} req/s ` +
+        `at ${CONNECTIONS} connections (means over ${timing.rounds} round(s))`,
+    );
+
+    // 2. and 3. Products on a fetched page.
+    const products = [
+      { name: 'markdown' as const, call: 'toMarkdown', run: (d: FetchedDocument) => toMarkdown(d) },
+      {
+        name: 'headers' as const,
+        call: 'inspectHeaders',
+        run: (d: FetchedDocument) => inspectHeaders(d),
+      },
+    ];
+    const fetchRow = await inProcessAsync(
+      'safe-fetch of the page in-process',
+      () => fetcher.fetch(upstream.url),
+      Math.min(timing.inProcessSeconds, 3),
+    );
+    const adds: Record<string, number> = {};
+    for (const [i, product] of products.entries()) {
+      const own = inProcess(
+        `${product.call}(doc) in-process`,
+        () => product.run(freshDocument(doc)),
+        timing.inProcessSeconds,
+      );
+      const route = urls[product.name];
+      const rounds: { bare: Row; bareFetch: Row; door: Row }[] = [];
+      for (let round = 1; round <= timing.rounds; round++) {
+        rounds.push({
+          bare: await wrk(
+            tag(`bare Express + ${product.call} on fetched bytes`, round),
+            route.bare,
+            false,
+          ),
+          bareFetch: await wrk(
+            tag(`bare Express + safe-fetch + ${product.call}`, round),
+            route.bareFetch,
+            false,
+          ),
+          door: await wrk(tag(`key door /buy/${product.name}`, round), route.door, true),
+        });
+      }
+      printRows(`${i + 2}. /buy/${product.name}?url=<loopback ${page.bytes.length} B page>`, [
+        own,
+        fetchRow,
+        ...rounds.flatMap((r) => [r.bare, r.bareFetch, r.door]),
+      ]);
+      const added = mean(rounds.map((r) => r.door.p50Ms / r.bare.p50Ms - 1));
+      adds[product.name] = added;
+      // The same comparison by throughput: the thread's time per request (1 / req/s).
+      const perRequest = (side: 'bare' | 'bareFetch' | 'door') =>
+        mean(rounds.map((r) => 1000 / r[side].perSecond));
+      const fetchPart = mean(rounds.map((r) => r.bareFetch.p50Ms - r.bare.p50Ms));
+      const meterPart = mean(rounds.map((r) => r.door.p50Ms - r.bareFetch.p50Ms));
+      console.log(
+        `service adds ${pct(added)} at p50 (key door / bare product route - 1, paired by round): ` +
+          `of the p50 difference, ${fmt(fetchPart)} ms is the fetch (bare + safe-fetch - bare) ` +
+          `and ${fmt(meterPart)} ms the key door, metering and signing (key door - bare + safe-fetch); ` +
+          `key door ${fmt(mean(rounds.map((r) => r.door.perSecond)))} req/s vs bare product ` +
+          `${fmt(mean(rounds.map((r) => r.bare.perSecond)))} req/s`,
+      );
+      console.log(
+        `by throughput (ms per request = 1000 / req/s): bare product ${fmt(perRequest('bare'))}, ` +
+          `bare + safe-fetch ${fmt(perRequest('bareFetch'))}, key door ${fmt(perRequest('door'))} ` +
+          `(+${pct(perRequest('door') / perRequest('bare') - 1)} over the bare product, ` +
+          `+${pct(perRequest('door') / perRequest('bareFetch') - 1)} over bare + safe-fetch)`,
+      );
+    }
+
+    // Every key-door answer went through the reservation: the key's call count says so.
+    console.log(`\nload average at the end: ${loadText()}`);
+    const recorded = await keyCalls(server.url, adminToken, keyId);
+    console.log(
+      `key door calls recorded on the key: ${recorded} (wrk completed ${doorRequests}, ` +
+        `plus answers still in flight when a run ended and the checks)`,
+    );
+    if (recorded < doorRequests) {
+      throw new Error(`only ${recorded} calls were metered for ${doorRequests} answers`);
+    }
+
+    const markdownAdds = adds.markdown!;
+    const headersAdds = adds.headers!;
+    const targets: ServiceTarget[] = [
+      {
+        name: `notarize: p50 key door - bare Express (${CONNECTIONS} connections)`,
+        goal: '< 2 ms',
+        measured: `${fmt(overhead)} ms (1 connection: ${fmt(overhead1)} ms)`,
+        met: overhead < 2,
+      },
+      {
+        name: `notarize: key door throughput (${CONNECTIONS} connections)`,
+        goal: '>= 1000 req/s',
+        measured: `${fmt(doorRate)} req/s`,
+        met: doorRate >= 1000,
+      },
+      {
+        name: 'markdown: p50 key door / bare product route - 1',
+        goal: '<= 25 %',
+        measured: pct(markdownAdds),
+        met: markdownAdds <= 0.25,
+      },
+      {
+        name: 'headers: p50 key door / bare product route - 1',
+        goal: '<= 25 %',
+        measured: pct(headersAdds),
+        met: headersAdds <= 0.25,
+      },
+    ];
+    printColumns(
+      'Targets',
+      ['target', 'measured', 'goal', 'result'],
+      targets.map((t) => [t.name, t.measured, t.goal, t.met ? 'met' : 'NOT met']),
+    );
+
+    if (options.profile) {
+      const sampler = await openDatabase({ url: databaseUrl, dataDir: null });
+      try {
+        const runs = [
+          { name: 'notarize', url: urls.notarize.door, connections: CONNECTIONS },
+          { name: 'notarize', url: urls.notarize.door, connections: 1 },
+          { name: 'markdown', url: urls.markdown.door, connections: CONNECTIONS },
+          { name: 'headers', url: urls.headers.door, connections: CONNECTIONS },
+        ];
+        for (const { name, url, connections } of runs) {
+          const file = join(
+            tmpdir(),
+            `storefront-service-${name}-c${connections}-${process.pid}.cpuprofile`,
+          );
+          let waits: WaitSummary | null = null;
+          let run: WrkResult | null = null;
+          const summary = await profileWhile(
+            file,
+            async () => {
+              const sampled = await sampleWaits(sampler, APPLICATION_NAME, () =>
+                runWrk({
+                  url,
+                  headers: auth,
+                  threads: THREADS,
+                  connections,
+                  seconds: timing.seconds,
+                }),
+              );
+              waits = sampled.waits;
+              run = sampled.result;
+            },
+            PROFILE_GROUPS,
+          );
+          await settle(health);
+          printProfile(
+            `/buy/${name} key door, wrk -t${THREADS} -c${connections}`,
+            summary,
+            run,
+            waits,
+          );
+        }
+      } finally {
+        await sampler.close();
+      }
+    }
+    return { targets };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await cleanup();
+  }
+}
+
+/** The bare comparison app: the same product work, unsigned, unmetered, no middleware. */
+function bareApp(doc: FetchedDocument, fetcher: Fetcher, baseUrl: string) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.get('/notarize', (req, res) => {
+    const content = String(req.query.content ?? '');
+    const result = notarize({ content, witnessedAt: WITNESSED_AT }, { baseUrl });
+    if (!result.ok) throw new Error(`notarize refused the content: ${result.error}`);
+    res.json({
+      ok: true,
+      url: INLINE_SOURCE,
+      status: 200,
+      text: result.text,
+      fetchedAt: WITNESSED_AT,
+      data: result.data,
+    });
+  });
+  const products = {
+    markdown: (d: FetchedDocument) => toMarkdown(d),
+    headers: (d: FetchedDocument) => inspectHeaders(d),
+  };
+  for (const [name, product] of Object.entries(products)) {
+    // The product on the bytes fetched once at start-up: no fetch, no metering, no signing.
+    app.get(`/${name}`, (_req, res) => {
+      res.json(documentBody(doc, product(freshDocument(doc))));
+    });
+    // The same with a fresh safe-fetch per request, as the key door does.
+    app.get(`/fetch/${name}`, async (req, res) => {
+      const got = await fetcher.fetch(String(req.query.url ?? ''));
+      if (!got.ok) throw new Error(`fetch failed: ${got.error}`);
+      res.json(documentBody(got.doc, product(got.doc)));
+    });
+  }
+  return app;
+}
+
+/** The answer shape of the service's document routes, without the attestation. */
+function documentBody(
+  doc: FetchedDocument,
+  result: { ok: true; text: string; data: unknown } | { ok: false; error: string },
+): Record<string, unknown> {
+  if (!result.ok) throw new Error(`product failed: ${result.error}`);
+  return {
+    ok: true,
+    url: doc.url,
+    status: doc.status,
+    text: result.text,
+    fetchedAt: doc.fetchedAt,
+    data: result.data,
+  };
+}
+
+/**
+ * A new `FetchedDocument` object with the same fields: products keep their parse on the
+ * document object, so every call gets a fresh one, as every request does in the server.
+ */
+function freshDocument(doc: FetchedDocument): FetchedDocument {
+  return {
+    requestedUrl: doc.requestedUrl,
+    url: doc.url,
+    status: doc.status,
+    headers: doc.headers,
+    contentType: doc.contentType,
+    bytes: doc.bytes,
+    truncated: doc.truncated,
+    redirects: doc.redirects,
+    fetchedAt: doc.fetchedAt,
+  };
+}
+
+/** Mint a live key and move it to the enterprise tier through the operator API. */
+async function enterpriseKey(
+  base: string,
+  adminToken: string,
+): Promise<{ key: string; keyId: string }> {
+  const minted = await fetch(`${base}/api/dev/keys?live=true&label=bench`, { method: 'POST' });
+  const body = (await minted.json()) as { ok: boolean; key: string; keyId: string };
+  if (minted.status !== 201 || !body.ok) throw new Error(`minting a key: ${minted.status}`);
+  const tier = await fetch(`${base}/admin/keys/${body.keyId}/tier`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tier: 'enterprise' }),
+  });
+  const set = (await tier.json()) as { ok: boolean; tier: string };
+  if (!tier.ok || set.tier !== 'enterprise') {
+    throw new Error(`setting the enterprise tier: ${tier.status} ${JSON.stringify(set)}`);
+  }
+  return { key: body.key, keyId: body.keyId };
+}
+
+async function keyCalls(base: string, adminToken: string, keyId: string): Promise<number> {
+  const answer = await fetch(`${base}/admin/keys/${keyId}`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  const body = (await answer.json()) as { calls: number };
+  return body.calls;
+}
+
+interface Answer {
+  ok: boolean;
+  text: string;
+  data: Record<string, unknown>;
+  attestation?: unknown;
+}
+
+/**
+ * Before timing anything: each side answers 200 with the same product output, and the
+ * key door answers signed and unmetered (`Storefront-Charge: unmetered;credits=0`).
+ */
+async function checkSameAnswers(
+  urls: Record<string, { door: string; bare: string; bareFetch?: string }>,
+  auth: Record<string, string>,
+): Promise<void> {
+  const get = async (url: string, headers: Record<string, string> = {}) => {
+    const answer = await fetch(url, { headers });
+    const body = (await answer.json()) as Answer;
+    if (answer.status !== 200 || body.ok !== true) {
+      throw new Error(`${url} answered ${answer.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    }
+    return { body, charge: answer.headers.get('storefront-charge') };
+  };
+  for (const [name, route] of Object.entries(urls)) {
+    const door = await get(route.door, auth);
+    if (door.body.attestation === undefined) throw new Error(`${name}: no attestation`);
+    if (door.charge !== 'unmetered;credits=0') {
+      throw new Error(`${name}: Storefront-Charge is ${door.charge}, expected an enterprise key`);
+    }
+    const sides = [await get(route.bare)];
+    if (route.bareFetch !== undefined) sides.push(await get(route.bareFetch));
+    for (const side of sides) {
+      const same =
+        name === 'notarize'
+          ? side.body.data.contentHash === door.body.data.contentHash
+          : side.body.text === door.body.text &&
+            JSON.stringify(side.body.data) === JSON.stringify(door.body.data);
+      if (!same) throw new Error(`${name}: the bare route's answer differs from the key door's`);
+    }
+  }
+}
+
+/**
+ * Wait until the service answers `/healthz` (a database round trip) within 20 ms twice in a
+ * row: the answers wrk abandoned at the end of a run have been worked off and the pool is
+ * free. Gives up after 30 s.
+ */
+async function settle(healthUrl: string): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  let quick = 0;
+  while (quick < 2 && performance.now() < deadline) {
+    const start = performance.now();
+    await (await fetch(healthUrl)).arrayBuffer();
+    quick = performance.now() - start < 20 ? quick + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function listen(app: ReturnType<typeof express>): Promise<Server> {
+  const server = createServer(app);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+function wrkRow(side: string, connections: number, seconds: number, r: WrkResult): Row {
+  return {
+    side,
+    how: `wrk -t${THREADS} -c${connections} -d${seconds}s`,
+    perSecond: r.requestsPerSecond,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    meanMs: r.meanMs,
+    count: r.requests,
+    errors: String(r.socketErrors + r.badStatus),
+  };
+}
+
+/** Call `fn` back to back on this thread for `seconds` (after a short warm-up), timing each call. */
+function inProcess(side: string, fn: () => unknown, seconds: number): Row {
+  const until = (ms: number) => {
+    const times: number[] = [];
+    const end = performance.now() + ms;
+    while (performance.now() < end || times.length < 20) {
+      const start = performance.now();
+      fn();
+      times.push(performance.now() - start);
+    }
+    return times;
+  };
+  until(Math.max(200, seconds * 100));
+  return inProcessRow(side, until(seconds * 1000));
+}
+
+/** {@link inProcess} for an async call, one at a time. */
+async function inProcessAsync(
+  side: string,
+  fn: () => Promise<unknown>,
+  seconds: number,
+): Promise<Row> {
+  const until = async (ms: number) => {
+    const times: number[] = [];
+    const end = performance.now() + ms;
+    while (performance.now() < end || times.length < 20) {
+      const start = performance.now();
+      await fn();
+      times.push(performance.now() - start);
+    }
+    return times;
+  };
+  await until(Math.max(200, seconds * 100));
+  return inProcessRow(side, await until(seconds * 1000));
+}
+
+function inProcessRow(side: string, times: number[]): Row {
+  const sorted = times.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const mean = sorted.reduce((s, t) => s + t, 0) / sorted.length;
+  return {
+    side,
+    how: 'in-process, 1 at a time',
+    perSecond: 1000 / mean,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    meanMs: mean,
+    count: sorted.length,
+    errors: '-',
+  };
+}
+
+function printRows(title: string, rows: readonly Row[]): void {
+  printColumns(
+    title,
+    ['side', 'measured with', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'requests', 'errors'],
+    rows.map((r) => [
+      r.side,
+      r.how,
+      r.perSecond.toFixed(0),
+      fmt(r.p50Ms),
+      fmt(r.p99Ms),
+      fmt(r.meanMs),
+      String(r.count),
+      r.errors,
+    ]),
+    2,
+  );
+}
+
+function printProfile(
+  title: string,
+  p: ProfileSummary,
+  run: WrkResult | null,
+  waits: WaitSummary | null,
+): void {
+  const requests = run?.requests ?? 0;
+  const during =
+    run === null
+      ? ''
+      : `; during it ${run.requestsPerSecond.toFixed(0)} req/s, p50 ${fmt(run.p50Ms)} ms, ` +
+        `${((p.busyMs * 1000) / Math.max(1, requests)).toFixed(0)} µs busy per request`;
+  console.log(
+    `\nCPU profile of the server's thread, ${title}: ${(p.wallMs / 1000).toFixed(1)} s, ` +
+      `busy ${pct(p.busyMs / p.wallMs)}, idle ${pct(p.idleMs / p.wallMs)}${during}\n(${p.file})`,
+  );
+  const rows = (entries: ProfileSummary['areas']) =>
+    entries.map((e) => [
+      e.name,
+      e.ms.toFixed(0),
+      ((e.ms * 1000) / Math.max(1, requests)).toFixed(0),
+      pct(e.share),
+    ]);
+  const header = (first: string) => [first, 'ms', 'µs/request', 'of busy'];
+  printColumns(
+    'inclusive time of chosen functions',
+    header('function (and what it calls)'),
+    rows(p.inclusive.filter((e) => e.ms > 0)),
+  );
+  printColumns('self time by area', header('area'), rows(p.areas));
+  printColumns('top functions by self time', header('function'), rows(p.functions));
+  if (waits !== null) {
+    printColumns(
+      `the service's PostgreSQL connections (pool of 10), mean over ${waits.samples} samples of pg_stat_activity`,
+      ['state', 'connections'],
+      waits.states.map((w) => [w.state, w.connections.toFixed(2)]),
+    );
+  }
+}
+
+/** The database URL with the service's connections named, so they can be found in pg_stat_activity. */
+function withApplicationName(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('application_name', APPLICATION_NAME);
+  return parsed.href;
+}
+
+function loadText(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+function unmeasured(reason: string): ServiceTarget[] {
+  return [
+    'notarize: p50 key door - bare Express',
+    'notarize: key door throughput',
+    'markdown: p50 key door / bare product route - 1',
+    'headers: p50 key door / bare product route - 1',
+  ].map((name) => ({ name, goal: '-', measured: `not measured (${reason})`, met: null }));
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+function fmt(ms: number): string {
+  const abs = Math.abs(ms);
+  return abs >= 100
+    ? ms.toFixed(0)
+    : abs >= 10
+      ? ms.toFixed(1)
+      : abs >= 1
+        ? ms.toFixed(2)
+        : ms.toFixed(3);
+}
+
+function pct(share: number): string {
+  return `${(share * 100).toFixed(share < 0.1 && share > -0.1 ? 1 : 0)} %`;
+}
