@@ -45,12 +45,13 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
+  // Paid calls first: the hot path matches its route before any other router.
+  app.use(buyRoutes(deps));
   app.use(healthRoutes(deps));
   app.use(attestationRoutes(deps));
   app.use(signalRoutes(deps));
   app.use(discoveryRoutes(deps));
   app.use(devKeyRoutes(deps));
-  app.use(buyRoutes(deps));
   app.use(adminRoutes(deps));
 
   app.use(notFound());

@@ -12,6 +12,7 @@ import { registerSigner } from './db/signer-keys.js';
 import { sweepAbandoned } from './metering/store.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
+import { nativePersonalSign } from './signing.js';
 
 /** Largest request head accepted (request line and headers). */
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;
@@ -53,7 +54,13 @@ export async function startServer(
     if (applied.length > 0) logger.info({ applied }, 'database migrated');
 
     const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
-    const signer = createSigner(key.privateKey);
+    const backend = await nativePersonalSign();
+    if (backend === null) {
+      logger.warn(
+        'native secp256k1 unavailable: receipts are signed with the slower pure-JS implementation',
+      );
+    }
+    const signer = createSigner(key.privateKey, backend ? { personalSign: backend } : {});
     await registerSigner(db, signer.address, signer.keyId);
     if (key.source === 'dev-created') {
       logger.warn(

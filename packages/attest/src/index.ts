@@ -12,6 +12,7 @@ export {
   generatePrivateKey,
   HOW_TO_VERIFY,
   NONCE_BYTES,
+  type PersonalSign,
   type Signer,
   type SignerOptions,
 } from './signer.js';

@@ -8,12 +8,23 @@ import type { Attestation, SignMeta } from './types.js';
 export const HOW_TO_VERIFY =
   'Check sha256(text) == contentHash and that the EIP-191 signer recovered from verify.message and signature equals the address pinned at /.well-known/service-attestation (npx storefront-verify result.json --pin <address>).';
 
-/** Options of {@link createSigner}; the hooks exist for reproducible test vectors. */
+/**
+ * EIP-191 `personal_sign` of a message with one key: `0x` + 65-byte signature hex
+ * (r, s, v with v = 27 or 28), exactly what ethers' `wallet.signMessageSync` returns.
+ */
+export type PersonalSign = (message: string) => string;
+
+/** Options of {@link createSigner}; `clock` and `random` exist for reproducible test vectors. */
 export interface SignerOptions {
   /** Current time; default `() => new Date()`. */
   readonly clock?: () => Date;
   /** Random bytes for the nonce; default `crypto.randomBytes`. */
   readonly random?: (size: number) => Uint8Array;
+  /**
+   * A faster signing backend (a native secp256k1, say), given the normalised
+   * private key; default ethers. Checked once against ethers at creation.
+   */
+  readonly personalSign?: (privateKey: string) => PersonalSign;
 }
 
 /** A receipt signer bound to one private key. */
@@ -26,6 +37,9 @@ export interface Signer {
 
 /** Bytes of nonce entropy: 128 bits. */
 export const NONCE_BYTES = 16;
+
+/** The message a `personalSign` backend must sign exactly as ethers does; multi-byte on purpose. */
+const PROBE_MESSAGE = `${ATTEST_SCHEME} signer probe: café, 東京, 🔏`;
 
 /**
  * Create a receipt signer from a secp256k1 private key (`0x` + 64 hex).
@@ -47,6 +61,11 @@ export function createSigner(privateKey: string, options: SignerOptions = {}): S
   }
   const clock = options.clock ?? (() => new Date());
   const random = options.random ?? ((size: number) => randomBytes(size));
+  const personalSign =
+    options.personalSign === undefined
+      ? // EIP-191 personal_sign: keccak256("\x19Ethereum Signed Message:\n" + len + message).
+        (message: string) => wallet.signMessageSync(message)
+      : checkedBackend(wallet, options.personalSign);
   const address = wallet.address;
   const keyId = `${ATTEST_SCHEME}:${address}`;
 
@@ -69,8 +88,7 @@ export function createSigner(privateKey: string, options: SignerOptions = {}): S
         fetchedAt: meta.fetchedAt,
         nonce,
       });
-      // signMessageSync is EIP-191 personal_sign: keccak256("\x19Ethereum Signed Message:\n" + len + message).
-      const signature = wallet.signMessageSync(message);
+      const signature = personalSign(message);
       return {
         keyId,
         alg: ATTEST_ALG,
@@ -83,6 +101,37 @@ export function createSigner(privateKey: string, options: SignerOptions = {}): S
       };
     },
   };
+}
+
+/**
+ * Bind a `personalSign` backend to the wallet's key, and refuse it unless it signs a
+ * probe byte for byte as ethers does: a wrong backend would issue receipts that fail.
+ */
+function checkedBackend(
+  wallet: Wallet,
+  backend: (privateKey: string) => PersonalSign,
+): PersonalSign {
+  const expected = wallet.signMessageSync(PROBE_MESSAGE);
+  let sign: PersonalSign;
+  let actual: unknown;
+  try {
+    sign = backend(wallet.privateKey);
+    actual = sign(PROBE_MESSAGE);
+  } catch (cause) {
+    throw new StorefrontError(
+      'internal_error',
+      'The personalSign backend failed to sign the probe message; receipts need a working EIP-191 signer',
+      { cause },
+    );
+  }
+  if (actual !== expected) {
+    const got = typeof actual === 'string' ? JSON.stringify(actual.slice(0, 140)) : typeof actual;
+    throw new StorefrontError(
+      'internal_error',
+      `The personalSign backend's signature of the probe message differs from ethers' (expected ${expected}, got ${got}); refusing it`,
+    );
+  }
+  return sign;
 }
 
 /** A fresh random private key, `0x` + 64 hex (for development signers). */

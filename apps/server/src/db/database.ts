@@ -5,10 +5,15 @@ import pg from 'pg';
 
 /** Something SQL can run on: the database, or one transaction of it. */
 export interface Queryable {
-  /** Run one parameterised statement. */
+  /**
+   * Run one parameterised statement. A `name` makes it a prepared statement on
+   * PostgreSQL (parsed and planned once per connection), for the hot path; each name
+   * must always go with the same SQL.
+   */
   query<R = Record<string, unknown>>(
     sql: string,
     params?: readonly unknown[],
+    name?: string,
   ): Promise<{ rows: R[] }>;
   /** Run a script of several statements (no parameters). */
   exec(sql: string): Promise<void>;
@@ -59,8 +64,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
 
   const on = (client: pg.Pool | pg.PoolClient): Queryable => ({
-    query: async (sql, params) => {
-      const result = await client.query(sql, params as unknown[] | undefined);
+    query: async (sql, params, name) => {
+      const config: pg.QueryConfig = { text: sql };
+      if (params !== undefined) config.values = params as unknown[];
+      if (name !== undefined) config.name = name;
+      const result = await client.query(config);
       return { rows: result.rows };
     },
     exec: async (sql) => {

@@ -131,128 +131,176 @@ export interface RateWindow {
   readonly resetSeconds: number;
 }
 
-/**
- * Count one call in the key's fixed one-minute window (one atomic upsert, shared by
- * every instance on the database) and say whether it fits under `limit`.
- */
-export async function hitRateWindow(
-  db: Queryable,
-  keyId: string,
-  limit: number,
-): Promise<RateWindow> {
-  const { rows } = await db.query<{ hits: number; reset: string | number }>(
-    `INSERT INTO rate_windows AS w (key_id, window_start, hits)
-     VALUES ($1, date_trunc('minute', now()), 1)
-     ON CONFLICT (key_id, window_start) DO UPDATE SET hits = w.hits + 1
-     RETURNING hits, extract(epoch FROM (w.window_start + interval '1 minute' - now())) AS reset`,
-    [keyId],
-  );
-  const hits = rows[0]?.hits ?? 1;
-  return {
-    allowed: hits <= limit,
-    limit,
-    remaining: Math.max(0, limit - hits),
-    resetSeconds: Math.max(1, Math.ceil(Number(rows[0]?.reset ?? 60))),
-  };
-}
-
 /** Where a reserved call is paid from. */
 export type ChargeSource = 'sandbox' | 'included' | 'credits' | 'unmetered';
 
-/** What {@link reserve} decided; every outcome has written its ledger row. */
-export type Reservation =
-  | { readonly ok: true; readonly ledgerId: string; readonly source: ChargeSource }
+/** The key as {@link admit} found it, before this call. */
+export interface AdmittedKey {
+  readonly keyId: string;
+  readonly tier: Tier;
+  readonly tail: string;
+  readonly credits: number;
+  readonly revokedAt: string | null;
+}
+
+/** What {@link admit} decided; every outcome but `unknown` and `revoked` wrote its ledger row. */
+export type Admission =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'revoked'; readonly key: AdmittedKey }
   | {
-      readonly ok: false;
+      readonly kind: 'reserved';
+      readonly key: AdmittedKey;
+      readonly window: RateWindow;
       readonly ledgerId: string;
-      readonly outcome: 'sandbox_exhausted' | 'insufficient_credits';
+      readonly source: ChargeSource;
     }
-  | { readonly ok: false; readonly ledgerId: null; readonly outcome: 'invalid_key' };
+  | {
+      readonly kind: 'rate_limited' | 'sandbox_exhausted' | 'insufficient_credits';
+      readonly key: AdmittedKey;
+      readonly window: RateWindow;
+      readonly ledgerId: string;
+    };
 
 /**
- * Reserve one call for `keyId`, in one statement: lock the key row, pick the source
- * (sandbox calls, the plan's allowance, credits, or unmetered), take it, and write the
- * attempt's ledger row, `pending` when reserved, or the refusal otherwise. The
- * conditional UPDATE never takes more than there is, so no balance goes negative
- * however many calls race, on one instance or several.
+ * Admit one call of the key stored under `keyHash`, in one statement: lock the key
+ * row, count the call in the key's fixed one-minute window (shared by every instance
+ * on the database) against its tier's limit, pick the source (sandbox calls, the
+ * plan's allowance, credits, or unmetered), take it, and write the attempt's ledger
+ * row: `pending` when reserved, or the refusal. The conditional UPDATE never takes
+ * more than there is, so no balance goes negative however many calls race, on one
+ * instance or several. A revoked key changes nothing and writes no row.
  */
-export async function reserve(
+export async function admit(
   db: Queryable,
   attempt: {
-    keyId: string;
+    keyHash: string;
     route: string;
     price: number;
     credits: number;
     requestId: string | null;
+    plans: Readonly<Record<Tier, TierPlan>>;
   },
-): Promise<Reservation> {
-  const { rows } = await db.query<{ id: string; source: string; outcome: string }>(
-    `WITH old AS (
-       SELECT key_id, tier, sandbox_remaining, included_remaining, credits
-         FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL
-          FOR UPDATE
-     ), pick AS (
-       SELECT key_id, tier, CASE
-           WHEN tier = 'sandbox' THEN CASE WHEN sandbox_remaining > 0 THEN 'sandbox' END
-           WHEN tier = 'enterprise' THEN 'unmetered'
-           WHEN tier IN ('pro', 'business') AND included_remaining > 0 THEN 'included'
-           WHEN credits >= $2 THEN 'credits'
-         END AS source
-         FROM old
-     ), taken AS (
-       UPDATE api_keys k SET
-           sandbox_remaining = k.sandbox_remaining - CASE WHEN p.source = 'sandbox' THEN 1 ELSE 0 END,
-           included_remaining = k.included_remaining - CASE WHEN p.source = 'included' THEN 1 ELSE 0 END,
-           credits = k.credits - CASE WHEN p.source = 'credits' THEN $2::bigint ELSE 0 END,
-           calls = k.calls + 1,
-           last_used_at = now()
-         FROM pick p
-        WHERE k.key_id = p.key_id AND p.source IS NOT NULL
-        RETURNING k.key_id
-     )
-     INSERT INTO ledger (key_id, route, price, units, source, outcome, finished_at, request_id)
-     SELECT p.key_id, $3, $4,
-            CASE p.source WHEN 'credits' THEN $2::int WHEN 'sandbox' THEN 1 WHEN 'included' THEN 1 ELSE 0 END,
-            coalesce(p.source, 'none'),
-            CASE WHEN p.source IS NOT NULL THEN 'pending'
-                 WHEN p.tier = 'sandbox' THEN 'sandbox_exhausted'
-                 ELSE 'insufficient_credits' END,
-            CASE WHEN p.source IS NULL THEN now() END,
-            $5
-       FROM pick p
-     RETURNING id, source, outcome`,
-    [attempt.keyId, attempt.credits, attempt.route, attempt.price, attempt.requestId],
+): Promise<Admission> {
+  const { rows } = await db.query<{
+    key_id: string;
+    tier: Tier;
+    tail: string;
+    credits: string | number;
+    revoked_at: Date | string | null;
+    per_minute: number | null;
+    hits: number | null;
+    reset: string | number | null;
+    id: string | null;
+    source: string | null;
+    outcome: string | null;
+  }>(
+    ADMIT_SQL,
+    [
+      attempt.keyHash,
+      attempt.credits,
+      attempt.route,
+      attempt.price,
+      attempt.requestId,
+      perMinuteJson(attempt.plans),
+    ],
+    'storefront_admit',
   );
   const row = rows[0];
-  if (row === undefined) return { ok: false, ledgerId: null, outcome: 'invalid_key' };
+  if (row === undefined) return { kind: 'unknown' };
+  const key: AdmittedKey = {
+    keyId: row.key_id,
+    tier: row.tier,
+    tail: row.tail,
+    credits: Number(row.credits),
+    revokedAt: iso(row.revoked_at),
+  };
+  if (row.id === null || row.hits === null || row.per_minute === null) {
+    return { kind: 'revoked', key };
+  }
+  const limit = row.per_minute;
+  const window: RateWindow = {
+    allowed: row.hits <= limit,
+    limit,
+    remaining: Math.max(0, limit - row.hits),
+    resetSeconds: Math.max(1, Math.ceil(Number(row.reset ?? 60))),
+  };
   const ledgerId = String(row.id);
   if (row.outcome === 'pending') {
-    return { ok: true, ledgerId, source: row.source as ChargeSource };
+    return { kind: 'reserved', key, window, ledgerId, source: row.source as ChargeSource };
   }
   return {
-    ok: false,
+    kind: row.outcome as 'rate_limited' | 'sandbox_exhausted' | 'insufficient_credits',
+    key,
+    window,
     ledgerId,
-    outcome: row.outcome as 'sandbox_exhausted' | 'insufficient_credits',
   };
 }
 
-/** Record an attempt that was refused before any reservation (rate limit). */
-export async function recordRefusal(
-  db: Queryable,
-  attempt: {
-    keyId: string;
-    route: string;
-    price: number;
-    outcome: 'rate_limited';
-    requestId: string | null;
-  },
-): Promise<void> {
-  await db.query(
-    `INSERT INTO ledger (key_id, route, price, source, outcome, finished_at, request_id)
-     VALUES ($1, $2, $3, 'none', $4, now(), $5)`,
-    [attempt.keyId, attempt.route, attempt.price, attempt.outcome, attempt.requestId],
-  );
+const perMinuteCache = new WeakMap<object, string>();
+
+/** The tiers' per-minute limits as the JSON object {@link ADMIT_SQL} reads them from. */
+function perMinuteJson(plans: Readonly<Record<Tier, TierPlan>>): string {
+  let json = perMinuteCache.get(plans);
+  if (json === undefined) {
+    json = JSON.stringify(
+      Object.fromEntries(Object.values(plans).map((p) => [p.tier, p.perMinute])),
+    );
+    perMinuteCache.set(plans, json);
+  }
+  return json;
 }
+
+/**
+ * $1 key hash, $2 credits the call costs, $3 route, $4 price, $5 request id, $6 the
+ * tiers' per-minute limits as JSON. The key row is locked first (`k`); everything
+ * after it reads the locked row's latest version, so concurrent calls serialize on it.
+ */
+const ADMIT_SQL = `WITH k AS (
+     SELECT key_id, tier, tail, credits, included_remaining, sandbox_remaining, revoked_at,
+            ($6::jsonb ->> tier)::int AS per_minute
+       FROM api_keys WHERE key_hash = $1
+        FOR UPDATE
+   ), hit AS (
+     INSERT INTO rate_windows AS w (key_id, window_start, hits)
+     SELECT key_id, date_trunc('minute', now()), 1 FROM k WHERE revoked_at IS NULL
+     ON CONFLICT (key_id, window_start) DO UPDATE SET hits = w.hits + 1
+     RETURNING hits, extract(epoch FROM (w.window_start + interval '1 minute' - now())) AS reset
+   ), pick AS (
+     SELECT k.key_id, k.tier, h.hits, h.reset, CASE
+         WHEN h.hits > k.per_minute THEN 'rate_limited'
+         WHEN k.tier = 'sandbox' THEN CASE WHEN k.sandbox_remaining > 0 THEN 'sandbox' END
+         WHEN k.tier = 'enterprise' THEN 'unmetered'
+         WHEN k.tier IN ('pro', 'business') AND k.included_remaining > 0 THEN 'included'
+         WHEN k.credits >= $2 THEN 'credits'
+       END AS source
+       FROM k CROSS JOIN hit h
+   ), taken AS (
+     UPDATE api_keys a SET
+         sandbox_remaining = a.sandbox_remaining - CASE WHEN p.source = 'sandbox' THEN 1 ELSE 0 END,
+         included_remaining = a.included_remaining - CASE WHEN p.source = 'included' THEN 1 ELSE 0 END,
+         credits = a.credits - CASE WHEN p.source = 'credits' THEN $2::bigint ELSE 0 END,
+         calls = a.calls + 1,
+         last_used_at = now()
+       FROM pick p
+      WHERE a.key_id = p.key_id AND p.source IN ('sandbox', 'included', 'credits', 'unmetered')
+      RETURNING a.key_id
+   ), rec AS (
+     INSERT INTO ledger (key_id, route, price, units, source, outcome, finished_at, request_id)
+     SELECT p.key_id, $3, $4,
+            CASE p.source WHEN 'credits' THEN $2::int WHEN 'sandbox' THEN 1 WHEN 'included' THEN 1 ELSE 0 END,
+            CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN p.source ELSE 'none' END,
+            CASE WHEN p.source = 'rate_limited' THEN 'rate_limited'
+                 WHEN p.source IS NOT NULL THEN 'pending'
+                 WHEN p.tier = 'sandbox' THEN 'sandbox_exhausted'
+                 ELSE 'insufficient_credits' END,
+            CASE WHEN p.source IS NULL OR p.source = 'rate_limited' THEN now() END,
+            $5
+       FROM pick p
+     RETURNING id, source, outcome
+   )
+   SELECT k.key_id, k.tier, k.tail, k.credits, k.revoked_at, k.per_minute,
+          p.hits, p.reset, r.id, r.source, r.outcome
+     FROM k LEFT JOIN pick p ON true LEFT JOIN rec r ON true`;
 
 /** How a reserved attempt ended. */
 export interface Finish {
@@ -287,6 +335,7 @@ export async function finish(db: Queryable, ledgerId: string, end: Finish): Prom
      )
      SELECT count(*) AS n FROM done`,
     [ledgerId, end.outcome, end.charged, end.error, end.upstreamStatus, end.receiptNonce],
+    'storefront_finish',
   );
   return Number(rows[0]?.n ?? 0) > 0;
 }

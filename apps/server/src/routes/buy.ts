@@ -1,16 +1,9 @@
 import { StorefrontError } from '@storefront/core';
-import { type Request, type Response, Router } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { readParams } from '../http/params.js';
 import { bearerKey, hashKey } from '../metering/keys.js';
-import {
-  findKeyByHash,
-  finish,
-  hitRateWindow,
-  type KeyRecord,
-  recordRefusal,
-  reserve,
-} from '../metering/store.js';
+import { type AdmittedKey, admit, finish } from '../metering/store.js';
 import { creditsFor, tierPlans } from '../metering/tiers.js';
 import { REGISTRY } from '../registry/index.js';
 import { refusedTarget } from '../registry/shared.js';
@@ -40,151 +33,163 @@ export function buyRoutes(deps: AppDeps): Router {
   const terms = termsOf(deps);
   const base = deps.config.publicBaseUrl;
 
-  for (const route of REGISTRY) {
-    router.get(route.path, async (req: Request, res: Response) => {
-      // 1. Parameters: a 400 before any payment is asked or taken.
-      const read = readParams(route, req.query as Record<string, unknown>);
-      if (!read.ok) {
-        throw new StorefrontError('invalid_params', `Invalid parameters for ${route.path}`, {
-          details: read.details,
-        });
-      }
-      const params = read.params;
-      const price = route.priceFor(params);
-
-      // 2. The key door. No key (and no payment): 402 with the terms of these params.
-      const bearer = bearerKey(req.get('authorization'));
-      if (bearer.kind === 'missing') {
-        res
-          .status(402)
-          .json(
-            challenge(
-              route,
-              [price],
-              base,
-              terms,
-              'payment_required',
-              `${route.path} costs ${dollars(price.amount)} per call; pay with x402 or send an API key as \`Authorization: Bearer <key>\``,
-            ),
-          );
-        return;
-      }
-      const key = bearer.kind === 'key' ? await findKeyByHash(deps.db, hashKey(bearer.key)) : null;
-      if (key === null || key.revokedAt !== null) {
-        throw new StorefrontError('invalid_key', invalidKeyMessage(bearer, key));
-      }
-
-      // 3. The key's rate window, then the reservation (both atomic in the database).
-      const plan = plans[key.tier];
-      const window = await hitRateWindow(deps.db, key.keyId, plan.perMinute);
-      res.setHeader('RateLimit-Limit', String(window.limit));
-      res.setHeader('RateLimit-Remaining', String(window.remaining));
-      res.setHeader('RateLimit-Reset', String(window.resetSeconds));
-      res.setHeader('RateLimit-Policy', `${window.limit};w=60`);
-      const requestId = (res.locals.requestId as string | undefined) ?? null;
-      if (!window.allowed) {
-        await recordRefusal(deps.db, {
-          keyId: key.keyId,
-          route: route.name,
-          price: price.amount,
-          outcome: 'rate_limited',
-          requestId,
-        });
-        res.setHeader('Retry-After', String(window.resetSeconds));
-        throw new StorefrontError(
-          'rate_limited',
-          `The ${key.tier} plan allows ${window.limit} calls per minute; retry in ${window.resetSeconds} s`,
-        );
-      }
-      const reservation = await reserve(deps.db, {
-        keyId: key.keyId,
-        route: route.name,
-        price: price.amount,
-        credits: creditsFor(price.amount),
-        requestId,
+  // One route and a map: a paid call matches one layer, whatever the catalog's size.
+  const routes = new Map(REGISTRY.map((route) => [route.path.slice('/buy/'.length), route]));
+  router.get('/buy/:product', async (req: Request, res: Response, next: NextFunction) => {
+    const route = routes.get(String(req.params.product).toLowerCase());
+    if (route === undefined) return next();
+    // 1. Parameters: a 400 before any payment is asked or taken.
+    const read = readParams(route, req.query as Record<string, unknown>);
+    if (!read.ok) {
+      throw new StorefrontError('invalid_params', `Invalid parameters for ${route.path}`, {
+        details: read.details,
       });
-      if (!reservation.ok) {
-        if (reservation.outcome === 'invalid_key') {
-          throw new StorefrontError('invalid_key', invalidKeyMessage(bearer, key));
-        }
-        res
-          .status(402)
-          .json(
-            challenge(
-              route,
-              [price],
-              base,
-              terms,
-              reservation.outcome,
-              refusalMessage(reservation.outcome, key, price),
-            ),
-          );
-        return;
-      }
+    }
+    const params = read.params;
+    const price = route.priceFor(params);
 
-      // 4. The work. Whatever happens, the reservation is committed or released.
-      let outcome: WorkOutcome;
-      try {
-        outcome = await route.run(params, {
-          fetcher: deps.fetcher,
-          publicBaseUrl: base,
-          clock: deps.clock,
-          door: 'key',
-          metered: reservation.source !== 'unmetered',
-        });
-      } catch (error) {
-        await finish(deps.db, reservation.ledgerId, {
-          charged: false,
-          outcome: 'failed',
-          error: 'internal_error',
-          upstreamStatus: null,
-          receiptNonce: null,
-        });
-        throw error;
-      }
+    // 2. The key door. No key (and no payment): 402 with the terms of these params.
+    const bearer = bearerKey(req.get('authorization'));
+    if (bearer.kind === 'missing') {
+      res
+        .status(402)
+        .json(
+          challenge(
+            route,
+            [price],
+            base,
+            terms,
+            'payment_required',
+            `${route.path} costs ${dollars(price.amount)} per call; pay with x402 or send an API key as \`Authorization: Bearer <key>\``,
+          ),
+        );
+      return;
+    }
+    if (bearer.kind === 'malformed') {
+      throw new StorefrontError('invalid_key', invalidKeyMessage(bearer, null));
+    }
 
-      if (outcome.kind === 'undeliverable') {
-        await finish(deps.db, reservation.ledgerId, {
-          charged: false,
-          outcome: 'undeliverable',
-          error: outcome.error,
-          upstreamStatus: outcome.upstreamStatus,
-          receiptNonce: null,
-        });
-        res.status(503).json(outcome.body);
-        return;
-      }
+    // 3. The key, its rate window and the reservation: one atomic statement.
+    const requestId = (res.locals.requestId as string | undefined) ?? null;
+    const admission = await admit(deps.db, {
+      keyHash: hashKey(bearer.key),
+      route: route.name,
+      price: price.amount,
+      credits: creditsFor(price.amount),
+      requestId,
+      plans,
+    });
+    if (admission.kind === 'unknown' || admission.kind === 'revoked') {
+      throw new StorefrontError(
+        'invalid_key',
+        invalidKeyMessage(bearer, admission.kind === 'revoked' ? admission.key : null),
+      );
+    }
+    const { key, window } = admission;
+    res.setHeader('RateLimit-Limit', String(window.limit));
+    res.setHeader('RateLimit-Remaining', String(window.remaining));
+    res.setHeader('RateLimit-Reset', String(window.resetSeconds));
+    res.setHeader('RateLimit-Policy', `${window.limit};w=60`);
+    if (admission.kind === 'rate_limited') {
+      res.setHeader('Retry-After', String(window.resetSeconds));
+      throw new StorefrontError(
+        'rate_limited',
+        `The ${key.tier} plan allows ${window.limit} calls per minute; retry in ${window.resetSeconds} s`,
+      );
+    }
+    if (admission.kind !== 'reserved') {
+      res
+        .status(402)
+        .json(
+          challenge(
+            route,
+            [price],
+            base,
+            terms,
+            admission.kind,
+            refusalMessage(admission.kind, key, price),
+          ),
+        );
+      return;
+    }
+    const reservation = admission;
 
-      // 5. Sign, then settle by the route's charge rule, then answer.
-      const attestation =
-        outcome.sign === null
-          ? null
-          : deps.signer.sign(outcome.sign.text, {
-              url: outcome.sign.url,
-              status: outcome.sign.status,
-              fetchedAt: outcome.sign.fetchedAt,
-            });
-      const charged = isCharged(route, outcome);
-      const settled = await finish(deps.db, reservation.ledgerId, {
-        charged,
-        outcome: charged ? 'delivered' : 'delivered_free',
+    // 4. The work. Whatever happens, the reservation is committed or released.
+    let outcome: WorkOutcome;
+    try {
+      outcome = await route.run(params, {
+        fetcher: deps.fetcher,
+        publicBaseUrl: base,
+        clock: deps.clock,
+        door: 'key',
+        metered: reservation.source !== 'unmetered',
+      });
+    } catch (error) {
+      await finish(deps.db, reservation.ledgerId, {
+        charged: false,
+        outcome: 'failed',
+        error: 'internal_error',
+        upstreamStatus: null,
+        receiptNonce: null,
+      });
+      throw error;
+    }
+
+    if (outcome.kind === 'undeliverable') {
+      await finish(deps.db, reservation.ledgerId, {
+        charged: false,
+        outcome: 'undeliverable',
         error: outcome.error,
         upstreamStatus: outcome.upstreamStatus,
-        receiptNonce: attestation?.nonce ?? null,
+        receiptNonce: null,
       });
-      res.setHeader(
-        'Storefront-Charge',
-        settled && charged
-          ? `${reservation.source};credits=${reservation.source === 'credits' ? creditsFor(price.amount) : 0}`
-          : 'none',
-      );
-      res.json(attestation === null ? outcome.body : { ...outcome.body, attestation });
+      sendJson(res, 503, outcome.body);
+      return;
+    }
+
+    // 5. Sign, then settle by the route's charge rule, then answer.
+    const attestation =
+      outcome.sign === null
+        ? null
+        : deps.signer.sign(outcome.sign.text, {
+            url: outcome.sign.url,
+            status: outcome.sign.status,
+            fetchedAt: outcome.sign.fetchedAt,
+          });
+    const charged = isCharged(route, outcome);
+    const settled = await finish(deps.db, reservation.ledgerId, {
+      charged,
+      outcome: charged ? 'delivered' : 'delivered_free',
+      error: outcome.error,
+      upstreamStatus: outcome.upstreamStatus,
+      receiptNonce: attestation?.nonce ?? null,
     });
-  }
+    res.setHeader(
+      'Storefront-Charge',
+      settled && charged
+        ? `${reservation.source};credits=${reservation.source === 'credits' ? creditsFor(price.amount) : 0}`
+        : 'none',
+    );
+    sendJson(res, 200, attestation === null ? outcome.body : { ...outcome.body, attestation });
+  });
   return router;
 }
 
-function invalidKeyMessage(bearer: ReturnType<typeof bearerKey>, key: KeyRecord | null): string {
+/**
+ * Answer a metered call: JSON, not cacheable, and sent as is. Express's `res.json`
+ * would hash the body for an ETag and could answer a matching `If-None-Match` with an
+ * empty 304, which for a paid call would be a charge without a result.
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(json);
+}
+
+function invalidKeyMessage(bearer: ReturnType<typeof bearerKey>, key: AdmittedKey | null): string {
   if (bearer.kind === 'malformed') {
     return 'Expected `Authorization: Bearer mk_test_…` or `Bearer mk_live_…` with a key from POST /api/dev/keys';
   }
@@ -194,7 +199,7 @@ function invalidKeyMessage(bearer: ReturnType<typeof bearerKey>, key: KeyRecord 
 
 function refusalMessage(
   outcome: 'sandbox_exhausted' | 'insufficient_credits',
-  key: KeyRecord,
+  key: AdmittedKey,
   price: PriceTier,
 ): string {
   if (outcome === 'sandbox_exhausted') {
