@@ -59,9 +59,20 @@ const PROFILE_GROUPS: readonly InclusiveGroup[] = [
     urlIncludes: '/server/src/http/',
   },
   {
-    label: 'res.json (stringify, headers, socket write)',
-    functionName: 'json',
-    urlIncludes: 'express/lib/response',
+    label: 'sendJson (stringify, headers, socket write)',
+    functionName: 'sendJson',
+    urlIncludes: '/server/src/routes/buy',
+  },
+  { label: 'safe-fetch', functionName: 'fetch', urlIncludes: '/packages/safe-fetch/src/' },
+  {
+    label: 'admit (key, rate window, reservation)',
+    functionName: 'admit',
+    urlIncludes: '/server/src/metering/',
+  },
+  {
+    label: 'finish (commit or release)',
+    functionName: 'finish',
+    urlIncludes: '/server/src/metering/',
   },
 ];
 
@@ -400,6 +411,7 @@ export async function serviceBenchmark(
           { name: 'notarize', url: urls.notarize.door, connections: CONNECTIONS },
           { name: 'notarize', url: urls.notarize.door, connections: 1 },
           { name: 'markdown', url: urls.markdown.door, connections: CONNECTIONS },
+          { name: 'markdown', url: urls.markdown.door, connections: 1 },
           { name: 'headers', url: urls.headers.door, connections: CONNECTIONS },
         ];
         for (const { name, url, connections } of runs) {

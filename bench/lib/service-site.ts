@@ -76,6 +76,9 @@ const server = http.createServer((req, res) => {
   res.writeHead(200, headers);
   res.end(body);
 });
+// Never close an idle keep-alive socket during a run (Node's default is 5 s, shorter
+// than the in-process loops): a fetch reusing a socket as it closes is reset.
+server.keepAliveTimeout = 600000;
 server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
 parentPort.on('message', (message) => {
   if (message === 'close') {
