@@ -47,22 +47,18 @@ export function buyRoutes(deps: AppDeps): Router {
     }
     const params = read.params;
     const price = route.priceFor(params);
+    /** 402 with the payment terms of this call's price. */
+    const paymentRequired = (error: Parameters<typeof challenge>[4], message: string) => {
+      res.status(402).json(challenge(route, [price], base, terms, error, message));
+    };
 
     // 2. The key door. No key (and no payment): 402 with the terms of these params.
     const bearer = bearerKey(req.get('authorization'));
     if (bearer.kind === 'missing') {
-      res
-        .status(402)
-        .json(
-          challenge(
-            route,
-            [price],
-            base,
-            terms,
-            'payment_required',
-            `${route.path} costs ${dollars(price.amount)} per call; pay with x402 or send an API key as \`Authorization: Bearer <key>\``,
-          ),
-        );
+      paymentRequired(
+        'payment_required',
+        `${route.path} costs ${dollars(price.amount)} per call; pay with x402 or send an API key as \`Authorization: Bearer <key>\``,
+      );
       return;
     }
     if (bearer.kind === 'malformed') {
@@ -98,18 +94,7 @@ export function buyRoutes(deps: AppDeps): Router {
       );
     }
     if (admission.kind !== 'reserved') {
-      res
-        .status(402)
-        .json(
-          challenge(
-            route,
-            [price],
-            base,
-            terms,
-            admission.kind,
-            refusalMessage(admission.kind, key, price),
-          ),
-        );
+      paymentRequired(admission.kind, refusalMessage(admission.kind, key, price));
       return;
     }
     const reservation = admission;
