@@ -236,18 +236,9 @@ export async function admit(
   };
 }
 
-const perMinuteCache = new WeakMap<object, string>();
-
 /** The tiers' per-minute limits as the JSON object {@link ADMIT_SQL} reads them from. */
 function perMinuteJson(plans: Readonly<Record<Tier, TierPlan>>): string {
-  let json = perMinuteCache.get(plans);
-  if (json === undefined) {
-    json = JSON.stringify(
-      Object.fromEntries(Object.values(plans).map((p) => [p.tier, p.perMinute])),
-    );
-    perMinuteCache.set(plans, json);
-  }
-  return json;
+  return JSON.stringify(Object.fromEntries(Object.values(plans).map((p) => [p.tier, p.perMinute])));
 }
 
 /**
