@@ -121,7 +121,7 @@ export async function serviceBenchmark(
 ): Promise<{ targets: ServiceTarget[] }> {
   const timing: Timing = options.quick
     ? { warmup: 1, seconds: 2, inProcessSeconds: 0.5, rounds: 1 }
-    : { warmup: 3, seconds: 10, inProcessSeconds: 10, rounds: 2 };
+    : { warmup: 3, seconds: 10, inProcessSeconds: 4, rounds: 3 };
   const databaseUrl = process.env.DATABASE_URL ?? '';
   const missing =
     (await wrkProblem()) ??
@@ -301,27 +301,43 @@ export async function serviceBenchmark(
     );
     const adds: Record<string, { fetched: number; bytes: number }> = {};
     for (const [i, product] of products.entries()) {
-      const own = inProcess(
-        `${product.call}(doc) in-process`,
-        () => product.run(freshDocument(doc)),
-        timing.inProcessSeconds,
-      );
-      // The product's own cost for a URL: the fetch and the product, no server around them.
-      const fetchAndOwn = await inProcessAsync(
-        `safe-fetch + ${product.call} in-process`,
-        async () => {
-          const got = await fetcher.fetch(upstream.url);
-          if (!got.ok) throw new Error(`fetch failed: ${got.error}`);
-          return product.run(got.doc);
-        },
-        timing.inProcessSeconds,
-      );
       const route = urls[product.name];
-      const rounds: { bare: Row; bareFetch: Row; door: Row; bareFetch1: Row; door1: Row }[] = [];
+      const rounds: {
+        own: Row;
+        fetchAndOwn: Row;
+        bare: Row;
+        bareFetch: Row;
+        door: Row;
+        bareFetch1: Row;
+        door1: Row;
+      }[] = [];
+      // Each round measures the in-process sides right before the key door, so a busy
+      // moment on the shared machine weighs on both sides of a ratio.
       for (let round = 1; round <= timing.rounds; round++) {
         const bareFetchSide = tag(`bare Express + safe-fetch + ${product.call}`, round);
         const doorSide = tag(`key door /buy/${product.name}`, round);
+        const own = inProcess(
+          tag(`${product.call}(doc) in-process`, round),
+          () => product.run(freshDocument(doc)),
+          timing.inProcessSeconds,
+        );
+        // The product's own cost for a URL: the fetch and the product, no server around them.
+        const fetchAndOwn = await inProcessAsync(
+          tag(`safe-fetch + ${product.call} in-process`, round),
+          async () => {
+            const got = await fetcher.fetch(upstream.url);
+            if (!got.ok) throw new Error(`fetch failed: ${got.error}`);
+            return product.run(got.doc);
+          },
+          timing.inProcessSeconds,
+        );
+        const door1 = await wrk(doorSide, route.door, true, 1);
+        const bareFetch1 = await wrk(bareFetchSide, route.bareFetch, false, 1);
         rounds.push({
+          own,
+          fetchAndOwn,
+          door1,
+          bareFetch1,
           bare: await wrk(
             tag(`bare Express + ${product.call} on fetched bytes`, round),
             route.bare,
@@ -329,27 +345,31 @@ export async function serviceBenchmark(
           ),
           bareFetch: await wrk(bareFetchSide, route.bareFetch, false),
           door: await wrk(doorSide, route.door, true),
-          bareFetch1: await wrk(bareFetchSide, route.bareFetch, false, 1),
-          door1: await wrk(doorSide, route.door, true, 1),
         });
       }
       printRows(`${i + 2}. /buy/${product.name}?url=<loopback ${page.bytes.length} B page>`, [
-        own,
         fetchRow,
-        fetchAndOwn,
+        ...rounds.flatMap((r) => [r.own, r.fetchAndOwn]),
         ...rounds.flatMap((r) => [r.bare, r.bareFetch, r.door]),
         ...rounds.flatMap((r) => [r.bareFetch1, r.door1]),
       ]);
-      const door1 = mean(rounds.map((r) => r.door1.p50Ms));
-      const fetched = door1 / fetchAndOwn.p50Ms - 1;
-      const bytes = door1 / own.p50Ms - 1;
+      const fetchedByRound = rounds.map((r) => r.door1.p50Ms / r.fetchAndOwn.p50Ms - 1);
+      const bytesByRound = rounds.map((r) => r.door1.p50Ms / r.own.p50Ms - 1);
+      const fetched = median(fetchedByRound);
+      const bytes = median(bytesByRound);
       adds[product.name] = { fetched, bytes };
       console.log(
-        `one call at a time (1 connection, p50): key door ${fmt(door1)} ms; the product's own cost ` +
-          `${fmt(fetchAndOwn.p50Ms)} ms for the URL (safe-fetch + ${product.call}), ${fmt(own.p50Ms)} ms ` +
-          `on bytes already fetched; the service adds ${pct(fetched)} to the first, ${pct(bytes)} to ` +
-          `the second; bare Express + safe-fetch + ${product.call} ` +
-          `${fmt(mean(rounds.map((r) => r.bareFetch1.p50Ms)))} ms`,
+        `one call at a time (1 connection, p50), medians over ${timing.rounds} round(s): key door ` +
+          `${fmt(median(rounds.map((r) => r.door1.p50Ms)))} ms; the product's own cost ` +
+          `${fmt(median(rounds.map((r) => r.fetchAndOwn.p50Ms)))} ms for the URL (safe-fetch + ` +
+          `${product.call}), ${fmt(median(rounds.map((r) => r.own.p50Ms)))} ms on bytes already ` +
+          `fetched; bare Express + safe-fetch + ${product.call} ` +
+          `${fmt(median(rounds.map((r) => r.bareFetch1.p50Ms)))} ms`,
+      );
+      console.log(
+        `the service adds, round by round: ${fetchedByRound.map(pct).join(', ')} to the first ` +
+          `(median ${pct(fetched)}); ${bytesByRound.map(pct).join(', ')} to the second ` +
+          `(median ${pct(bytes)})`,
       );
       // The same comparison by throughput: the thread's time per request (1 / req/s).
       const perRequest = (side: 'bare' | 'bareFetch' | 'door') =>
@@ -358,7 +378,7 @@ export async function serviceBenchmark(
         `under load (${CONNECTIONS} connections), ms per request = 1000 / req/s: bare product ` +
           `${fmt(perRequest('bare'))}, bare + safe-fetch ${fmt(perRequest('bareFetch'))}, key door ` +
           `${fmt(perRequest('door'))} (+${pct(perRequest('door') / perRequest('bareFetch') - 1)} over ` +
-          `bare + safe-fetch); in-process safe-fetch + ${product.call} ${fmt(fetchAndOwn.meanMs)} ms mean`,
+          `bare + safe-fetch); in-process safe-fetch + ${product.call} ${fmt(mean(rounds.map((r) => r.fetchAndOwn.meanMs)))} ms mean`,
       );
     }
 
@@ -766,6 +786,14 @@ function unmeasured(reason: string): ServiceTarget[] {
     'markdown: p50 key door / (safe-fetch + product) - 1, 1 connection',
     'headers: p50 key door / (safe-fetch + product) - 1, 1 connection',
   ].map((name) => ({ name, goal: '-', measured: `not measured (${reason})`, met: null }));
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function mean(values: readonly number[]): number {

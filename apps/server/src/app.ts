@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import type { Settlements } from './metering/settlements.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly clock: () => Date;
+  /** Ledger updates still running after their answers went out. */
+  readonly settlements: Settlements;
 }
 
 /** Build the Express app; it never listens (tests call it in-process). */

@@ -9,6 +9,7 @@ import { type Config, defaultBaseUrl } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
+import { Settlements } from './metering/settlements.js';
 import { sweepAbandoned } from './metering/store.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
@@ -95,6 +96,7 @@ export async function startServer(
       }
     }
     const url = config.publicBaseUrl ?? defaultBaseUrl(config.host, port);
+    const settlements = new Settlements(db, logger);
     const app = createApp({
       config: { ...config, publicBaseUrl: url },
       db,
@@ -103,6 +105,7 @@ export async function startServer(
       logger,
       version: pkg.version,
       clock: () => new Date(),
+      settlements,
     });
     server.on('request', app);
 
@@ -130,6 +133,7 @@ export async function startServer(
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await settlements.drain();
         await fetcher?.close();
         await db.close();
       },

@@ -9,6 +9,7 @@ import { type AppDeps, createApp } from '../src/app.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { registerSigner } from '../src/db/signer-keys.js';
+import { Settlements } from '../src/metering/settlements.js';
 
 /** PostgreSQL when DATABASE_URL is set (CI), else in-memory PGlite. */
 export const DATABASE_URL = process.env.DATABASE_URL?.trim() || null;
@@ -84,6 +85,7 @@ export async function testApp(
     logger: silentLogger,
     version: '0.0.0-test',
     clock: () => new Date(),
+    settlements: new Settlements(db, silentLogger),
     ...overrides,
   };
   return {
@@ -92,6 +94,7 @@ export async function testApp(
     db,
     signer,
     async dispose() {
+      await deps.settlements.drain();
       await fetcher.close();
       await dispose();
     },

@@ -148,9 +148,13 @@ describe('credits under concurrency', () => {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(balance.body.credits).toBe(0);
+      // An instance commits a charge once its answer is written, and settles its own
+      // answers before it shows the ledger: read it through both.
+      await ledger(a.url, keyId);
       const rows = await ledger(b.url, keyId);
       expect(rows).toHaveLength(5 * N);
       expect(rows.filter((r) => r.charged)).toHaveLength(N);
+      expect(rows.filter((r) => r.outcome === 'pending')).toHaveLength(0);
     },
   );
 

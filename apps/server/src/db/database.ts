@@ -57,7 +57,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     // Commits return before the WAL reaches disk (docs/decisions.md, "Asynchronous
     // commit"): a database crash can lose the last moments of metering, which only ever
     // makes calls free; it never charges without a result.
-    options: `-c synchronous_commit=off${schema ? ` -c search_path=${schema}` : ''}`,
+    options: `-c synchronous_commit=off -c plan_cache_mode=force_generic_plan${schema ? ` -c search_path=${schema}` : ''}`,
   });
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});

@@ -248,32 +248,31 @@ function perMinuteJson(plans: Readonly<Record<Tier, TierPlan>>): string {
  */
 const ADMIT_SQL = `WITH k AS (
      SELECT key_id, tier, tail, credits, included_remaining, sandbox_remaining, revoked_at,
-            ($6::jsonb ->> tier)::int AS per_minute
+            ($6::jsonb ->> tier)::int AS per_minute,
+            CASE WHEN window_start = date_trunc('minute', now()) THEN window_hits + 1 ELSE 1 END AS hits,
+            extract(epoch FROM (date_trunc('minute', now()) + interval '1 minute' - now())) AS reset
        FROM api_keys WHERE key_hash = $1
         FOR UPDATE
-   ), hit AS (
-     INSERT INTO rate_windows AS w (key_id, window_start, hits)
-     SELECT key_id, date_trunc('minute', now()), 1 FROM k WHERE revoked_at IS NULL
-     ON CONFLICT (key_id, window_start) DO UPDATE SET hits = w.hits + 1
-     RETURNING hits, extract(epoch FROM (w.window_start + interval '1 minute' - now())) AS reset
    ), pick AS (
-     SELECT k.key_id, k.tier, h.hits, h.reset, CASE
-         WHEN h.hits > k.per_minute THEN 'rate_limited'
+     SELECT k.key_id, k.tier, k.hits, k.reset, CASE
+         WHEN k.hits > k.per_minute THEN 'rate_limited'
          WHEN k.tier = 'sandbox' THEN CASE WHEN k.sandbox_remaining > 0 THEN 'sandbox' END
          WHEN k.tier = 'enterprise' THEN 'unmetered'
          WHEN k.tier IN ('pro', 'business') AND k.included_remaining > 0 THEN 'included'
          WHEN k.credits >= $2 THEN 'credits'
        END AS source
-       FROM k CROSS JOIN hit h
+       FROM k WHERE k.revoked_at IS NULL
    ), taken AS (
      UPDATE api_keys a SET
+         window_start = date_trunc('minute', now()),
+         window_hits = p.hits,
          sandbox_remaining = a.sandbox_remaining - CASE WHEN p.source = 'sandbox' THEN 1 ELSE 0 END,
          included_remaining = a.included_remaining - CASE WHEN p.source = 'included' THEN 1 ELSE 0 END,
          credits = a.credits - CASE WHEN p.source = 'credits' THEN $2::bigint ELSE 0 END,
-         calls = a.calls + 1,
-         last_used_at = now()
+         calls = a.calls + CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN 1 ELSE 0 END,
+         last_used_at = CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN now() ELSE a.last_used_at END
        FROM pick p
-      WHERE a.key_id = p.key_id AND p.source IN ('sandbox', 'included', 'credits', 'unmetered')
+      WHERE a.key_id = p.key_id
       RETURNING a.key_id
    ), rec AS (
      INSERT INTO ledger (key_id, route, price, units, source, outcome, finished_at, request_id)
@@ -302,6 +301,12 @@ export interface Finish {
   readonly receiptNonce: string | null;
 }
 
+/** One attempt to finish: its ledger row and how it ended. */
+export interface Settlement {
+  readonly ledgerId: string;
+  readonly end: Finish;
+}
+
 /**
  * Finish a pending attempt: keep the reservation (charged) or give it back, in one
  * statement with the ledger update. Only a row still `pending` is finished, so a
@@ -309,33 +314,63 @@ export interface Finish {
  * Returns false when the row was no longer pending (the sweeper released it first).
  */
 export async function finish(db: Queryable, ledgerId: string, end: Finish): Promise<boolean> {
-  const { rows } = await db.query<{ n: string | number }>(
+  return (await finishAll(db, [{ ledgerId, end }])).has(ledgerId);
+}
+
+/**
+ * {@link finish} for many attempts in one statement (the charges a busy instance
+ * commits together). Returns the ids of the rows that were still pending. A row is
+ * pending exactly while `finished_at` is null (a CHECK constraint says so); the
+ * statement asks for that rather than `outcome = 'pending'`, and names the rows by
+ * `id = ANY(...)`, so that the planner reaches each row through the primary key and
+ * never through the sweeper's index of pending rows, whatever its statistics say.
+ */
+export async function finishAll(
+  db: Queryable,
+  settlements: readonly Settlement[],
+): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string | number }>(
     `WITH done AS (
-       UPDATE ledger SET outcome = $2, charged = $3, error = $4, upstream_status = $5,
-                         receipt_nonce = $6, finished_at = now()
-        WHERE id = $1 AND outcome = 'pending'
-        RETURNING key_id, source, units
+       UPDATE ledger l
+          SET (outcome, charged, error, upstream_status, receipt_nonce, finished_at) = (
+                SELECT i.outcome, i.charged, i.error, i.upstream_status, i.receipt_nonce, now()
+                  FROM unnest($1::bigint[], $2::text[], $3::boolean[], $4::text[], $5::int[], $6::text[])
+                    AS i (id, outcome, charged, error, upstream_status, receipt_nonce)
+                 WHERE i.id = l.id)
+        WHERE l.id = ANY ($1::bigint[]) AND l.finished_at IS NULL
+        RETURNING l.id, l.key_id, l.source, l.units, l.charged
+     ), per_key AS (
+       SELECT key_id,
+              sum(CASE WHEN source = 'sandbox' THEN units ELSE 0 END) AS sandbox,
+              sum(CASE WHEN source = 'included' THEN units ELSE 0 END) AS included,
+              sum(CASE WHEN source = 'credits' THEN units ELSE 0 END) AS credits
+         FROM done WHERE NOT charged GROUP BY key_id
      ), back AS (
        UPDATE api_keys k SET
-           sandbox_remaining = k.sandbox_remaining + CASE WHEN d.source = 'sandbox' THEN d.units ELSE 0 END,
-           included_remaining = k.included_remaining + CASE WHEN d.source = 'included' THEN d.units ELSE 0 END,
-           credits = k.credits + CASE WHEN d.source = 'credits' THEN d.units ELSE 0 END
-         FROM done d
-        WHERE k.key_id = d.key_id AND NOT $3::boolean
+           sandbox_remaining = k.sandbox_remaining + p.sandbox,
+           included_remaining = k.included_remaining + p.included,
+           credits = k.credits + p.credits
+         FROM per_key p WHERE k.key_id = p.key_id
         RETURNING k.key_id
      )
-     SELECT count(*) AS n FROM done`,
-    [ledgerId, end.outcome, end.charged, end.error, end.upstreamStatus, end.receiptNonce],
+     SELECT id FROM done`,
+    [
+      settlements.map((s) => s.ledgerId),
+      settlements.map((s) => s.end.outcome),
+      settlements.map((s) => s.end.charged),
+      settlements.map((s) => s.end.error),
+      settlements.map((s) => s.end.upstreamStatus),
+      settlements.map((s) => s.end.receiptNonce),
+    ],
     'storefront_finish',
   );
-  return Number(rows[0]?.n ?? 0) > 0;
+  return new Set(rows.map((row) => String(row.id)));
 }
 
 /**
  * Release every reservation pending for longer than `olderThanSeconds` (a crash
  * between reserve and finish): the ledger rows become `abandoned`, not charged, and
- * their units go back to their keys. Also drops rate windows older than two minutes.
- * Returns how many reservations were released.
+ * their units go back to their keys. Returns how many reservations were released.
  */
 export async function sweepAbandoned(db: Database, olderThanSeconds: number): Promise<number> {
   const { rows } = await db.query<{ n: string | number }>(
@@ -361,7 +396,6 @@ export async function sweepAbandoned(db: Database, olderThanSeconds: number): Pr
      SELECT count(*) AS n FROM gone`,
     [olderThanSeconds],
   );
-  await db.query("DELETE FROM rate_windows WHERE window_start < now() - interval '2 minutes'");
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -57,6 +57,7 @@ export function documentRoute<P extends { readonly url: string }, D>(
     ),
     check: spec.check,
     priceFor: () => spec.price,
+    prefetch: (params) => [params.url],
     async run(params, context) {
       const fetched = await context.fetcher.fetch(params.url);
       const page =

@@ -97,6 +97,11 @@ export interface RouteEntry<P = unknown> {
   check(query: Readonly<Record<string, string>>): Checked<P>;
   /** The price point these params select (DESIGN §4, `/buy/fetch` tiers). */
   priceFor(params: P): PriceTier;
+  /**
+   * The URLs `run` fetches first (plain GETs, exactly as it asks for them), so the key
+   * door can start them while it admits the key; empty when the work fetches nothing.
+   */
+  prefetch(params: P): readonly string[];
   /** Fetch, run the product and shape the answer. Never throws for upstream faults. */
   run(params: P, context: WorkContext): Promise<WorkOutcome>;
 }

@@ -1,9 +1,11 @@
+import { finished } from 'node:stream';
 import { StorefrontError } from '@storefront/core';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { readParams } from '../http/params.js';
+import { PrefetchPolicy, prefetching } from '../http/prefetch.js';
 import { bearerKey, hashKey } from '../metering/keys.js';
-import { type AdmittedKey, admit, finish } from '../metering/store.js';
+import { type Admission, type AdmittedKey, admit, type Finish, finish } from '../metering/store.js';
 import { creditsFor, tierPlans } from '../metering/tiers.js';
 import { REGISTRY } from '../registry/index.js';
 import { refusedTarget } from '../registry/shared.js';
@@ -26,12 +28,16 @@ export function isCharged(route: RouteEntry<never>, outcome: WorkOutcome): boole
   return route.chargeRule === 'per-attempt';
 }
 
+/** The ledger's `error` for a call whose caller left before its answer was written. */
+const CLIENT_CLOSED = 'client_closed';
+
 /** One Express route per registry entry: params → key door → reserve → work → sign → settle. */
 export function buyRoutes(deps: AppDeps): Router {
   const router = Router();
   const plans = tierPlans(deps.config.enterprisePerMinute);
   const terms = termsOf(deps);
   const base = deps.config.publicBaseUrl;
+  const prefetchPolicy = new PrefetchPolicy();
 
   // One route and a map: a paid call matches one layer, whatever the catalog's size.
   const routes = new Map(REGISTRY.map((route) => [route.path.slice('/buy/'.length), route]));
@@ -65,16 +71,32 @@ export function buyRoutes(deps: AppDeps): Router {
       throw new StorefrontError('invalid_key', invalidKeyMessage(bearer, null));
     }
 
-    // 3. The key, its rate window and the reservation: one atomic statement.
-    const requestId = (res.locals.requestId as string | undefined) ?? null;
-    const admission = await admit(deps.db, {
-      keyHash: hashKey(bearer.key),
-      route: route.name,
-      price: price.amount,
-      credits: creditsFor(price.amount),
-      requestId,
-      plans,
-    });
+    // 3. The key, its rate window and the reservation: one atomic statement. A key this
+    //    instance admitted moments ago has its page requested meanwhile; nothing else
+    //    of the work starts before the reservation.
+    const keyHash = hashKey(bearer.key);
+    const first = route.prefetch(params);
+    const early =
+      first.length > 0 && prefetchPolicy.begin(keyHash) ? prefetching(deps.fetcher, first) : null;
+    let admission: Admission;
+    try {
+      admission = await admit(deps.db, {
+        keyHash,
+        route: route.name,
+        price: price.amount,
+        credits: creditsFor(price.amount),
+        requestId: (res.locals.requestId as string | undefined) ?? null,
+        plans,
+      });
+    } catch (error) {
+      early?.discard();
+      prefetchPolicy.settle(keyHash, early !== null, false);
+      throw error;
+    }
+    const paid = admission.kind === 'reserved' && admission.key.tier !== 'sandbox';
+    prefetchPolicy.settle(keyHash, early !== null, paid);
+    if (admission.kind !== 'reserved') early?.discard();
+
     if (admission.kind === 'unknown' || admission.kind === 'revoked') {
       throw new StorefrontError(
         'invalid_key',
@@ -98,31 +120,33 @@ export function buyRoutes(deps: AppDeps): Router {
       return;
     }
     const reservation = admission;
+    const release = (end: Omit<Finish, 'charged'>) =>
+      finish(deps.db, reservation.ledgerId, { ...end, charged: false });
 
     // 4. The work. Whatever happens, the reservation is committed or released.
     let outcome: WorkOutcome;
     try {
       outcome = await route.run(params, {
-        fetcher: deps.fetcher,
+        fetcher: early?.fetcher ?? deps.fetcher,
         publicBaseUrl: base,
         clock: deps.clock,
         door: 'key',
         metered: reservation.source !== 'unmetered',
       });
     } catch (error) {
-      await finish(deps.db, reservation.ledgerId, {
-        charged: false,
+      await release({
         outcome: 'failed',
         error: 'internal_error',
         upstreamStatus: null,
         receiptNonce: null,
       });
       throw error;
+    } finally {
+      early?.discard();
     }
 
     if (outcome.kind === 'undeliverable') {
-      await finish(deps.db, reservation.ledgerId, {
-        charged: false,
+      await release({
         outcome: 'undeliverable',
         error: outcome.error,
         upstreamStatus: outcome.upstreamStatus,
@@ -132,7 +156,21 @@ export function buyRoutes(deps: AppDeps): Router {
       return;
     }
 
-    // 5. Sign, then settle by the route's charge rule, then answer.
+    // The caller left while the work ran: nothing can be delivered, so nothing is charged.
+    if (res.destroyed) {
+      await release({
+        outcome: 'failed',
+        error: CLIENT_CLOSED,
+        upstreamStatus: outcome.upstreamStatus,
+        receiptNonce: null,
+      });
+      return;
+    }
+
+    // 5. Sign and answer. A free answer gives the reservation back first, so the
+    //    balance is right by the time the caller reads the answer; a charged one is
+    //    committed once the whole answer has been written, and released if the caller
+    //    left before that.
     const attestation =
       outcome.sign === null
         ? null
@@ -141,21 +179,33 @@ export function buyRoutes(deps: AppDeps): Router {
             status: outcome.sign.status,
             fetchedAt: outcome.sign.fetchedAt,
           });
-    const charged = isCharged(route, outcome);
-    const settled = await finish(deps.db, reservation.ledgerId, {
-      charged,
-      outcome: charged ? 'delivered' : 'delivered_free',
-      error: outcome.error,
-      upstreamStatus: outcome.upstreamStatus,
-      receiptNonce: attestation?.nonce ?? null,
+    const receiptNonce = attestation?.nonce ?? null;
+    const { error, upstreamStatus } = outcome;
+    const body = attestation === null ? outcome.body : { ...outcome.body, attestation };
+    if (!isCharged(route, outcome)) {
+      await release({ outcome: 'delivered_free', error, upstreamStatus, receiptNonce });
+      res.setHeader('Storefront-Charge', 'none');
+      sendJson(res, 200, body);
+      return;
+    }
+    const credits = reservation.source === 'credits' ? creditsFor(price.amount) : 0;
+    res.setHeader('Storefront-Charge', `${reservation.source};credits=${credits}`);
+    sendJson(res, 200, body);
+    const stopWatching = finished(res, (failure) => {
+      stopWatching();
+      deps.settlements.settle(
+        reservation.ledgerId,
+        failure
+          ? {
+              charged: false,
+              outcome: 'failed',
+              error: CLIENT_CLOSED,
+              upstreamStatus,
+              receiptNonce,
+            }
+          : { charged: true, outcome: 'delivered', error, upstreamStatus, receiptNonce },
+      );
     });
-    res.setHeader(
-      'Storefront-Charge',
-      settled && charged
-        ? `${reservation.source};credits=${reservation.source === 'credits' ? creditsFor(price.amount) : 0}`
-        : 'none',
-    );
-    sendJson(res, 200, attestation === null ? outcome.body : { ...outcome.body, attestation });
   });
   return router;
 }
@@ -166,10 +216,10 @@ export function buyRoutes(deps: AppDeps): Router {
  * empty 304, which for a paid call would be a charge without a result.
  */
 function sendJson(res: Response, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
+  const json = Buffer.from(JSON.stringify(body), 'utf8');
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.setHeader('Content-Length', json.length);
   res.setHeader('Cache-Control', 'no-store');
   res.end(json);
 }

@@ -92,6 +92,7 @@ export const diffRoute: RouteEntry<DiffParams> = {
     };
   },
   priceFor: () => diffRoute.prices[0] as (typeof diffRoute.prices)[0],
+  prefetch: (params) => [params.url],
   async run(params, context) {
     const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
     if (!page.ok) return failedPage(page, false);

@@ -91,6 +91,7 @@ export const extractRoute: RouteEntry<ExtractParams> = {
     );
   },
   priceFor: () => extractRoute.prices[0] as (typeof extractRoute.prices)[0],
+  prefetch: (params) => [params.url],
   async run(params, context) {
     const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
     if (!page.ok) return failedPage(page, false);

@@ -110,6 +110,7 @@ export const fetchRoute: RouteEntry<FetchParams> = {
     if (params.format === 'markdown' || params.links) return PRICES[1] as PriceTier;
     return PRICES[0] as PriceTier;
   },
+  prefetch: (params) => [params.url],
   async run(params, context) {
     const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
     if (!page.ok) return failedPage(page, false);

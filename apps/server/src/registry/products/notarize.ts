@@ -71,6 +71,7 @@ export const notarizeRoute: RouteEntry<NotarizeParams> = {
       : { ok: true, params: { url: query.url as string } };
   },
   priceFor: () => notarizeRoute.prices[0] as (typeof notarizeRoute.prices)[0],
+  prefetch: (params) => ('url' in params ? [params.url] : []),
   async run(params, context): Promise<WorkOutcome> {
     const options = { baseUrl: context.publicBaseUrl };
     if ('content' in params) {

@@ -129,13 +129,12 @@ export const robotsRoute: RouteEntry<RobotsParams> = {
     );
   },
   priceFor: () => robotsRoute.prices[0] as (typeof robotsRoute.prices)[0],
+  prefetch: (params) => auditFileUrls(params),
   async run(params, context) {
     const fetchedAt = context.clock().toISOString();
     // The three files are read concurrently; each outcome is a safe-fetch result.
     const [robotsTxt, llmsTxt, aiTxt] = await Promise.all(
-      ['robots.txt', 'llms.txt', 'ai.txt'].map((file) =>
-        context.fetcher.fetch(`${params.origin}/${file}`),
-      ),
+      auditFileUrls(params).map((url) => context.fetcher.fetch(url)),
     );
     const robots = robotsTxt as NonNullable<typeof robotsTxt>;
     const status = robots.ok ? robots.doc.status : (robots.status ?? null);
@@ -157,3 +156,8 @@ export const robotsRoute: RouteEntry<RobotsParams> = {
     return signedAnswer(body, { text: result.text, url: params.origin, status, fetchedAt });
   },
 };
+
+/** The three files an audit reads, in the order `run` unpacks them. */
+function auditFileUrls(params: RobotsParams): string[] {
+  return ['robots.txt', 'llms.txt', 'ai.txt'].map((file) => `${params.origin}/${file}`);
+}

@@ -1,0 +1,272 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Fetcher, FetchInit, SafeFetchResult } from '@storefront/safe-fetch';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrefetchPolicy, prefetching } from '../src/http/prefetch.js';
+import { mintKey } from '../src/metering/keys.js';
+import {
+  buy,
+  creditsOf,
+  ledgerOf,
+  mintLiveKey,
+  prepaidKey,
+  type RouteApp,
+  routeApp,
+} from './keys.js';
+import { type Site, startSite } from './site.js';
+
+const LIMITS = { trustMs: 1000, perKey: 2, maxKeys: 3 };
+
+describe('PrefetchPolicy', () => {
+  it('trusts a key only after a paid admission, and only for a while', () => {
+    let now = 0;
+    const policy = new PrefetchPolicy(LIMITS, () => now);
+    expect(policy.begin('a')).toBe(false);
+    policy.settle('a', false, true);
+    expect(policy.begin('a')).toBe(true);
+    policy.settle('a', true, true);
+    now = 999;
+    expect(policy.begin('a')).toBe(true);
+    policy.settle('a', true, true);
+    now = 999 + 1000;
+    expect(policy.begin('a')).toBe(false);
+    expect(policy.size).toBe(0);
+  });
+
+  it('lets at most `perKey` calls of one key wait for admission with a request out', () => {
+    const policy = new PrefetchPolicy(LIMITS, () => 0);
+    policy.settle('a', false, true);
+    expect([policy.begin('a'), policy.begin('a'), policy.begin('a')]).toStrictEqual([
+      true,
+      true,
+      false,
+    ]);
+    policy.settle('a', true, true);
+    expect(policy.begin('a')).toBe(true);
+    policy.settle('b', false, true);
+    expect(policy.begin('b')).toBe(true);
+  });
+
+  it('stops trusting a key at its first refusal, and never trusts an unpaid admission', () => {
+    const policy = new PrefetchPolicy(LIMITS, () => 0);
+    policy.settle('a', false, true);
+    expect(policy.begin('a')).toBe(true);
+    expect(policy.begin('a')).toBe(true);
+    policy.settle('a', true, false);
+    expect(policy.begin('a')).toBe(false);
+    // The other call already out still settles; it does not restore the trust.
+    policy.settle('a', true, false);
+    expect(policy.begin('a')).toBe(false);
+    policy.settle('sandbox', false, false);
+    expect(policy.begin('sandbox')).toBe(false);
+  });
+
+  it('forgets the least recently admitted key beyond `maxKeys`', () => {
+    const policy = new PrefetchPolicy(LIMITS, () => 0);
+    for (const key of ['a', 'b', 'c']) policy.settle(key, false, true);
+    policy.settle('a', false, true);
+    policy.settle('d', false, true);
+    expect(policy.size).toBe(3);
+    expect(['a', 'b', 'c', 'd'].map((key) => policy.begin(key))).toStrictEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
+  });
+});
+
+describe('prefetching', () => {
+  /** A fetcher that answers every call with a fresh failure naming the call's number. */
+  function counting() {
+    const calls: { url: string; init: FetchInit | undefined }[] = [];
+    const fetcher: Fetcher = {
+      fetch(url, init) {
+        calls.push({ url, init });
+        return Promise.resolve({
+          ok: false,
+          error: 'connection_refused',
+          message: `call ${calls.length}`,
+          redirects: [],
+        } satisfies SafeFetchResult);
+      },
+      close: () => Promise.resolve(),
+    };
+    return { calls, fetcher };
+  }
+
+  it('starts each URL once and hands it to the first plain fetch of that URL', async () => {
+    const { calls, fetcher } = counting();
+    const early = prefetching(fetcher, ['http://a.test/', 'http://b.test/', 'http://a.test/']);
+    expect(calls.map((c) => c.url)).toStrictEqual(['http://a.test/', 'http://b.test/']);
+    const first = await early.fetcher.fetch('http://a.test/');
+    expect(first).toMatchObject({ ok: false, message: 'call 1' });
+    // A second fetch of the URL, one with options, and another URL go out as asked.
+    const again = await early.fetcher.fetch('http://a.test/');
+    const head = await early.fetcher.fetch('http://b.test/', { method: 'HEAD' });
+    const other = await early.fetcher.fetch('http://c.test/');
+    expect([again, head, other].map((r) => (r.ok ? '' : r.message))).toStrictEqual([
+      'call 3',
+      'call 4',
+      'call 5',
+    ]);
+    expect(calls[3]?.init).toStrictEqual({ method: 'HEAD' });
+    expect(await early.fetcher.fetch('http://b.test/')).toMatchObject({ message: 'call 2' });
+  });
+
+  it('drops what nobody took once discarded', async () => {
+    const { calls, fetcher } = counting();
+    const early = prefetching(fetcher, ['http://a.test/']);
+    early.discard();
+    expect(await early.fetcher.fetch('http://a.test/')).toMatchObject({ message: 'call 2' });
+    expect(calls).toHaveLength(2);
+  });
+});
+
+describe('the key door with early requests (loopback site)', () => {
+  let site: Site;
+  let slow: http.Server;
+  let slowOrigin: string;
+  let t: RouteApp;
+  let listening: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    site = await startSite();
+    // A page that takes 400 ms, for a caller that leaves before its answer.
+    slow = http.createServer((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<html><head><title>Slow</title></head><body><p>At last.</p></body></html>');
+      }, 400);
+    });
+    slow.listen(0, '127.0.0.1');
+    await once(slow, 'listening');
+    slowOrigin = `127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    t = await routeApp(site, [slowOrigin]);
+    listening = http.createServer(t.app);
+    listening.listen(0, '127.0.0.1');
+    await once(listening, 'listening');
+    base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    listening?.closeAllConnections();
+    listening?.close();
+    slow?.closeAllConnections();
+    slow?.close();
+    await t?.dispose();
+    await site?.close();
+  });
+
+  const hitsOf = (path: string) => site.hits.get(path) ?? 0;
+
+  /** Wait until `path` has been requested `n` times (a discarded request may land late). */
+  async function hitsReach(path: string, n: number): Promise<number> {
+    const deadline = Date.now() + 3000;
+    while (hitsOf(path) < n && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return hitsOf(path);
+  }
+
+  it('never reaches out for an unknown key, and stops for a key that ran dry', async () => {
+    const page = '/wiki';
+    const markdown = { url: site.url(page) };
+    const start = hitsOf(page);
+    const unknown = await buy(t.app, '/buy/markdown', markdown, mintKey('live').key);
+    expect(unknown.status).toBe(401);
+
+    // Credits for two markdown calls (5 credits each).
+    const key = await prepaidKey(t.app, 10);
+    const first = await buy(t.app, '/buy/markdown', markdown, key.key);
+    const second = await buy(t.app, '/buy/markdown', markdown, key.key);
+    expect([first.status, second.status]).toStrictEqual([200, 200]);
+    expect(second.body.text).toBe(first.body.text);
+    expect(second.headers['storefront-charge']).toBe('credits;credits=5');
+    expect(hitsOf(page)).toBe(start + 2);
+
+    // The third call was trusted, so its request went out; it is refused and free.
+    const third = await buy(t.app, '/buy/markdown', markdown, key.key);
+    expect(third.status).toBe(402);
+    expect(third.body.error).toBe('insufficient_credits');
+    expect(await hitsReach(page, start + 3)).toBe(start + 3);
+    // After that refusal the key waits for its admission again: no request at all.
+    const fourth = await buy(t.app, '/buy/markdown', markdown, key.key);
+    expect(fourth.status).toBe(402);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hitsOf(page)).toBe(start + 3);
+
+    expect(await creditsOf(t.app, key.keyId)).toBe(0);
+    const rows = await ledgerOf(t.app, key.keyId);
+    expect(rows.map((r) => [r.outcome, r.charged])).toStrictEqual([
+      ['delivered', true],
+      ['delivered', true],
+      ['insufficient_credits', false],
+      ['insufficient_credits', false],
+    ]);
+  });
+
+  it('never starts early for a sandbox key: a call over its rate makes no request', async () => {
+    const page = '/product';
+    const minted = await request(t.app).post('/api/dev/keys?live=false').expect(201);
+    const key = minted.body.key as string;
+    const start = hitsOf(page);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await buy(t.app, '/buy/metadata', { url: site.url(page) }, key)).status);
+    }
+    // A call straddling a minute boundary may land in a fresh window.
+    const served = statuses.filter((s) => s === 200).length;
+    expect(served).toBeGreaterThanOrEqual(5);
+    if (served === 5) expect(statuses[5]).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hitsOf(page)).toBe(start + served);
+  });
+
+  it('releases the charge of a caller who left before the answer was written', async () => {
+    const key = await mintLiveKey(t.app);
+    await request(t.app)
+      .post(`/admin/keys/${key.keyId}/credits`)
+      .set('authorization', 'Bearer route-tests-admin-token-0123456789')
+      .send({ credits: 100 })
+      .expect(200);
+    const target = encodeURIComponent(`http://${slowOrigin}/page`);
+    const left = new Promise<void>((resolve) => {
+      const req = http.get(`${base}/buy/fetch?url=${target}`, {
+        headers: { authorization: `Bearer ${key.key}` },
+      });
+      req.on('error', () => resolve());
+      req.on('response', () => resolve());
+      setTimeout(() => req.destroy(), 100);
+    });
+    await left;
+
+    // The work goes on after the caller left; the call ends released, not charged.
+    const deadline = Date.now() + 5000;
+    let rows = await ledgerOf(t.app, key.keyId);
+    while (rows.some((r) => r.outcome === 'pending') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      rows = await ledgerOf(t.app, key.keyId);
+    }
+    expect(rows.map((r) => [r.route, r.outcome, r.charged, r.error])).toStrictEqual([
+      ['fetch', 'failed', false, 'client_closed'],
+    ]);
+    expect(await creditsOf(t.app, key.keyId)).toBe(100);
+
+    // The same call, waited for, is charged once its answer is out.
+    const res = await fetch(`${base}/buy/fetch?url=${target}`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('storefront-charge')).toBe('credits;credits=3');
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+    expect(await creditsOf(t.app, key.keyId)).toBe(97);
+    rows = await ledgerOf(t.app, key.keyId);
+    expect(rows.map((r) => [r.outcome, r.charged])).toStrictEqual([
+      ['failed', false],
+      ['delivered', true],
+    ]);
+  });
+});

@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Database, Queryable } from '../src/db/database.js';
+import { migrate } from '../src/db/migrate.js';
+import { mintKey } from '../src/metering/keys.js';
+import { Settlements } from '../src/metering/settlements.js';
+import * as store from '../src/metering/store.js';
+import { tierPlans } from '../src/metering/tiers.js';
+import { testDatabase } from './helpers.js';
+
+const DELIVERED = {
+  charged: true,
+  outcome: 'delivered',
+  error: null,
+  upstreamStatus: 200,
+  receiptNonce: null,
+} as const;
+const RELEASED = {
+  ...DELIVERED,
+  charged: false,
+  outcome: 'failed',
+  error: 'client_closed',
+} as const;
+
+let db: Database;
+let dispose: () => Promise<void>;
+beforeEach(async () => {
+  ({ db, dispose } = await testDatabase());
+  await migrate(db);
+});
+afterEach(() => dispose());
+
+/** A prepaid key holding `credits`, and a way to reserve calls of 8 credits on it. */
+async function keyWith(credits: number) {
+  const minted = mintKey('live');
+  const issued = await store.issueKey(db, minted, {
+    ip: '192.0.2.7',
+    label: null,
+    plan: tierPlans().prepaid,
+    perHour: 20,
+  });
+  if (!issued.ok) throw new Error('not issued');
+  const { keyId } = issued.record;
+  await store.addCredits(db, keyId, credits);
+  const reserve = async () => {
+    const admitted = await store.admit(db, {
+      keyHash: minted.hash,
+      route: 'notarize',
+      price: 8000,
+      credits: 8,
+      requestId: null,
+      plans: tierPlans(),
+    });
+    if (admitted.kind !== 'reserved') throw new Error(admitted.kind);
+    return admitted.ledgerId;
+  };
+  const state = async () => ({
+    credits: (await store.findKeyById(db, keyId))?.credits,
+    rows: (await store.ledgerFor(db, keyId, { limit: 100, after: null })).map((r) => [
+      r.outcome,
+      r.charged,
+    ]),
+  });
+  return { keyId, reserve, state };
+}
+
+describe('finishAll', () => {
+  it('commits and releases many attempts of several keys in one statement, each once', async () => {
+    const a = await keyWith(40);
+    const b = await keyWith(16);
+    const a1 = await a.reserve();
+    const a2 = await a.reserve();
+    const a3 = await a.reserve();
+    const b1 = await b.reserve();
+    const b2 = await b.reserve();
+    expect([(await a.state()).credits, (await b.state()).credits]).toStrictEqual([16, 0]);
+
+    const finished = await store.finishAll(db, [
+      { ledgerId: a1, end: DELIVERED },
+      { ledgerId: a2, end: RELEASED },
+      { ledgerId: a3, end: RELEASED },
+      { ledgerId: b1, end: RELEASED },
+      { ledgerId: b2, end: DELIVERED },
+    ]);
+    expect([...finished].sort()).toStrictEqual([a1, a2, a3, b1, b2].sort());
+    // Two releases of one key in one statement both come back.
+    expect(await a.state()).toStrictEqual({
+      credits: 32,
+      rows: [
+        ['delivered', true],
+        ['failed', false],
+        ['failed', false],
+      ],
+    });
+    expect((await b.state()).credits).toBe(8);
+    // Finishing again changes nothing.
+    expect((await store.finishAll(db, [{ ledgerId: a2, end: RELEASED }])).size).toBe(0);
+    expect((await a.state()).credits).toBe(32);
+  });
+});
+
+describe('Settlements', () => {
+  /** The database, with every finishing statement counted and held until `release`. */
+  function gated(inner: Database) {
+    const sizes: number[] = [];
+    let open: () => void = () => {};
+    let gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const db: Queryable = {
+      async query(sql, params, name) {
+        if (name === 'storefront_finish') {
+          sizes.push((params?.[0] as unknown[]).length);
+          await gate;
+        }
+        return inner.query(sql, params, name);
+      },
+      exec: (sql) => inner.exec(sql),
+    };
+    const release = () => {
+      open();
+      gate = Promise.resolve();
+    };
+    return { db, sizes, release };
+  }
+
+  it('writes one statement at a time and gathers what arrives meanwhile into the next', async () => {
+    const key = await keyWith(80);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await key.reserve());
+    const errors: unknown[] = [];
+    const g = gated(db);
+    const settlements = new Settlements(g.db, { error: (o: unknown) => errors.push(o) });
+
+    settlements.settle(ids[0] as string, DELIVERED);
+    for (const id of ids.slice(1)) settlements.settle(id, id === ids[3] ? RELEASED : DELIVERED);
+    expect(settlements.pending).toBe(5);
+    const drained = settlements.drain();
+    g.release();
+    await drained;
+    expect(g.sizes).toStrictEqual([1, 5]);
+    expect(settlements.pending).toBe(0);
+    expect(errors).toStrictEqual([]);
+    const { credits, rows } = await key.state();
+    expect(credits).toBe(80 - 5 * 8);
+    expect(rows.filter(([outcome]) => outcome === 'delivered')).toHaveLength(5);
+    expect(rows.filter(([outcome]) => outcome === 'failed')).toHaveLength(1);
+  });
+
+  it('logs a failed statement and leaves its rows pending for the sweeper', async () => {
+    const key = await keyWith(16);
+    const id = await key.reserve();
+    const errors: Record<string, unknown>[] = [];
+    const failing: Queryable = {
+      query: () => Promise.reject(new Error('connection lost')),
+      exec: () => Promise.reject(new Error('connection lost')),
+    };
+    const settlements = new Settlements(failing, {
+      error: (o: unknown) => errors.push(o as Record<string, unknown>),
+    });
+    settlements.settle(id, DELIVERED);
+    await settlements.drain();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.ledgerIds).toStrictEqual([id]);
+    expect(await key.state()).toStrictEqual({ credits: 8, rows: [['pending', false]] });
+    // The sweeper gives the reservation back once it is old enough.
+    await db.query("UPDATE ledger SET created_at = now() - interval '10 minutes' WHERE id = $1", [
+      id,
+    ]);
+    expect(await store.sweepAbandoned(db, 300)).toBe(1);
+    expect((await key.state()).credits).toBe(16);
+  });
+});
