@@ -109,7 +109,7 @@ describe('Settlements', () => {
     const db: Queryable = {
       async query(sql, params, name) {
         if (name === 'storefront_finish') {
-          sizes.push((params?.[0] as unknown[]).length);
+          sizes.push((params?.[0] as unknown[] | undefined)?.length ?? 0);
           await gate;
         }
         return inner.query(sql, params, name);
@@ -168,5 +168,31 @@ describe('Settlements', () => {
     ]);
     expect(await store.sweepAbandoned(db, 300)).toBe(1);
     expect((await key.state()).credits).toBe(16);
+  });
+});
+
+describe('the reservation sweeper', () => {
+  it('releases only reservations older than the bound, once, on either database', async () => {
+    const key = await keyWith(20);
+    const old = await key.reserve();
+    const fresh = await key.reserve();
+    expect((await key.state()).credits).toBe(4);
+    await db.query("UPDATE ledger SET created_at = now() - interval '10 minutes' WHERE id = $1", [
+      old,
+    ]);
+
+    expect(await store.sweepAbandoned(db, 300)).toBe(1);
+    expect(await store.sweepAbandoned(db, 300)).toBe(0);
+    expect((await key.state()).credits).toBe(12);
+    // The released attempt cannot be committed afterwards; the fresh one still can.
+    expect(await store.finish(db, old, DELIVERED)).toBe(false);
+    expect(await store.finish(db, fresh, DELIVERED)).toBe(true);
+    expect(await key.state()).toStrictEqual({
+      credits: 12,
+      rows: [
+        ['abandoned', false],
+        ['delivered', true],
+      ],
+    });
   });
 });
