@@ -295,7 +295,7 @@ const ADMIT_SQL = `WITH k AS (
 /** How a reserved attempt ended. */
 export interface Finish {
   readonly charged: boolean;
-  readonly outcome: 'delivered' | 'delivered_free' | 'undeliverable' | 'failed';
+  readonly outcome: 'delivered' | 'delivered_free' | 'undeliverable' | 'failed' | 'abandoned';
   readonly error: string | null;
   readonly upstreamStatus: number | null;
   readonly receiptNonce: string | null;
@@ -370,34 +370,34 @@ export async function finishAll(
 /**
  * Release every reservation pending for longer than `olderThanSeconds` (a crash
  * between reserve and finish): the ledger rows become `abandoned`, not charged, and
- * their units go back to their keys. Returns how many reservations were released.
+ * their units go back to their keys, through {@link finishAll}, which touches only rows
+ * still pending (so a finish racing the sweep wins or loses whole). Returns how many
+ * reservations were released.
  */
 export async function sweepAbandoned(db: Database, olderThanSeconds: number): Promise<number> {
-  const { rows } = await db.query<{ n: string | number }>(
-    `WITH gone AS (
-       UPDATE ledger SET outcome = 'abandoned', charged = false, finished_at = now(),
-                         error = 'released: no result was delivered'
-        WHERE outcome = 'pending' AND created_at < now() - make_interval(secs => $1)
-        RETURNING key_id, source, units
-     ), per_key AS (
-       SELECT key_id,
-              sum(CASE WHEN source = 'sandbox' THEN units ELSE 0 END) AS sandbox,
-              sum(CASE WHEN source = 'included' THEN units ELSE 0 END) AS included,
-              sum(CASE WHEN source = 'credits' THEN units ELSE 0 END) AS credits
-         FROM gone GROUP BY key_id
-     ), back AS (
-       UPDATE api_keys k SET
-           sandbox_remaining = k.sandbox_remaining + p.sandbox,
-           included_remaining = k.included_remaining + p.included,
-           credits = k.credits + p.credits
-         FROM per_key p WHERE k.key_id = p.key_id
-        RETURNING k.key_id
-     )
-     SELECT count(*) AS n FROM gone`,
-    [olderThanSeconds],
+  const { rows } = await db.query<{ id: string | number }>(
+    `SELECT id FROM ledger
+      WHERE outcome = 'pending' AND created_at < now() - make_interval(secs => $1)
+      ORDER BY id LIMIT $2`,
+    [olderThanSeconds, MAX_SWEEP],
   );
-  return Number(rows[0]?.n ?? 0);
+  if (rows.length === 0) return 0;
+  const end: Finish = {
+    charged: false,
+    outcome: 'abandoned',
+    error: 'released: no result was delivered',
+    upstreamStatus: null,
+    receiptNonce: null,
+  };
+  const released = await finishAll(
+    db,
+    rows.map((row) => ({ ledgerId: String(row.id), end })),
+  );
+  return released.size;
 }
+
+/** Most reservations one sweep releases; the next sweep takes the rest. */
+const MAX_SWEEP = 5000;
 
 /** Add purchased credits to a key (operator API). Returns the key after the change. */
 export async function addCredits(
