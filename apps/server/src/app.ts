@@ -8,6 +8,7 @@ import type { Settlements } from './metering/settlements.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import type { Compute } from './registry/types.js';
 import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
 import { buyRoutes } from './routes/buy.js';
@@ -31,6 +32,8 @@ export interface AppDeps {
   readonly clock: () => Date;
   /** Ledger updates still running after their answers went out. */
   readonly settlements: Settlements;
+  /** Where routes run their CPU-bound work: the product threads, or inline. */
+  readonly compute: Compute;
 }
 
 /** Build the Express app; it never listens (tests call it in-process). */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StorefrontError } from '@storefront/core';
 
@@ -22,6 +23,16 @@ export interface Config {
   readonly enterprisePerMinute: number;
   /** Reservations pending longer than this are released (a crash mid-call). */
   readonly reservationTtlSeconds: number;
+  /** Where the products run: threads, each task's deadline and each thread's heap bound. */
+  readonly products: ProductsConfig;
+}
+
+/** The product threads (docs/decisions.md, "Products run on their own threads"). */
+export interface ProductsConfig {
+  /** Product threads; 0 runs products on the event loop. */
+  readonly threads: number;
+  readonly deadlineMs: number;
+  readonly heapMb: number;
 }
 
 /** The x402 payment terms every 402 answer carries (DESIGN §8). */
@@ -124,6 +135,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     'RESERVATION_TTL_SECONDS',
     problems,
   );
+  // One thread per core, less the one the event loop, PostgreSQL and the fetches use.
+  const products: ProductsConfig = {
+    threads: integer(
+      env.PRODUCT_THREADS,
+      Math.max(1, availableParallelism() - 1),
+      0,
+      64,
+      'PRODUCT_THREADS',
+      problems,
+    ),
+    deadlineMs: integer(
+      env.PRODUCT_DEADLINE_MS,
+      10_000,
+      100,
+      120_000,
+      'PRODUCT_DEADLINE_MS',
+      problems,
+    ),
+    heapMb: integer(env.PRODUCT_HEAP_MB, 1024, 64, 16_384, 'PRODUCT_HEAP_MB', problems),
+  };
 
   if (nodeEnv === 'production') {
     if (signerPrivateKey === null) {
@@ -161,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     payment: { network, asset, payTo, facilitatorUrl },
     enterprisePerMinute,
     reservationTtlSeconds,
+    products,
   };
 }
 

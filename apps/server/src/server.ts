@@ -14,6 +14,7 @@ import { sweepAbandoned } from './metering/store.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
 import { nativePersonalSign } from './signing.js';
+import { inlineCompute, ProductPool } from './work/pool.js';
 
 /** Largest request head accepted (request line and headers). */
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;
@@ -50,6 +51,7 @@ export async function startServer(
     ...(options.schema === undefined ? {} : { schema: options.schema }),
   });
   let fetcher: Fetcher | null = null;
+  let pool: ProductPool | null = null;
   try {
     const applied = await migrate(db);
     if (applied.length > 0) logger.info({ applied }, 'database migrated');
@@ -97,6 +99,7 @@ export async function startServer(
     }
     const url = config.publicBaseUrl ?? defaultBaseUrl(config.host, port);
     const settlements = new Settlements(db, logger);
+    pool = config.products.threads > 0 ? new ProductPool({ ...config.products, logger }) : null;
     const app = createApp({
       config: { ...config, publicBaseUrl: url },
       db,
@@ -106,6 +109,7 @@ export async function startServer(
       version: pkg.version,
       clock: () => new Date(),
       settlements,
+      compute: pool?.compute ?? inlineCompute,
     });
     server.on('request', app);
 
@@ -134,11 +138,13 @@ export async function startServer(
           server.closeAllConnections();
         });
         await settlements.drain();
+        await pool?.close();
         await fetcher?.close();
         await db.close();
       },
     };
   } catch (error) {
+    await pool?.close().catch(() => {});
     await fetcher?.close().catch(() => {});
     await db.close().catch(() => {});
     throw error;

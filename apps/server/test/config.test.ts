@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultBaseUrl, loadConfig } from '../src/config.js';
 
@@ -23,6 +24,11 @@ describe('loadConfig', () => {
       },
       enterprisePerMinute: 3000,
       reservationTtlSeconds: 300,
+      products: {
+        threads: Math.max(1, availableParallelism() - 1),
+        deadlineMs: 10_000,
+        heapMb: 1024,
+      },
     });
   });
 
@@ -39,6 +45,9 @@ describe('loadConfig', () => {
         SAFE_FETCH_ALLOW: '127.0.0.1:43123',
         LOG_LEVEL: 'debug',
         TRUST_PROXY: '1',
+        PRODUCT_THREADS: '0',
+        PRODUCT_DEADLINE_MS: '2500',
+        PRODUCT_HEAP_MB: '256',
       },
       '/',
     );
@@ -52,6 +61,7 @@ describe('loadConfig', () => {
       safeFetchAllow: '127.0.0.1:43123',
       logLevel: 'debug',
       trustProxy: 1,
+      products: { threads: 0, deadlineMs: 2500, heapMb: 256 },
     });
   });
 
@@ -64,6 +74,9 @@ describe('loadConfig', () => {
     [{ SIGNER_PRIVATE_KEY: '0x1234' }, /SIGNER_PRIVATE_KEY must be/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be/],
     [{ TRUST_PROXY: 'true' }, /TRUST_PROXY=true/],
+    [{ PRODUCT_THREADS: '-1' }, /PRODUCT_THREADS must be an integer from 0 to 64/],
+    [{ PRODUCT_DEADLINE_MS: '50' }, /PRODUCT_DEADLINE_MS must be an integer from 100/],
+    [{ PRODUCT_HEAP_MB: 'lots' }, /PRODUCT_HEAP_MB must be an integer from 64/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env, '/')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/')).toThrow(message);

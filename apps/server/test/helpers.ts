@@ -10,6 +10,7 @@ import { type Database, openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { registerSigner } from '../src/db/signer-keys.js';
 import { Settlements } from '../src/metering/settlements.js';
+import { inlineCompute } from '../src/work/pool.js';
 
 /** PostgreSQL when DATABASE_URL is set (CI), else in-memory PGlite. */
 export const DATABASE_URL = process.env.DATABASE_URL?.trim() || null;
@@ -86,6 +87,7 @@ export async function testApp(
     version: '0.0.0-test',
     clock: () => new Date(),
     settlements: new Settlements(db, silentLogger),
+    compute: inlineCompute,
     ...overrides,
   };
   return {

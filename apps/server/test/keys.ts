@@ -3,7 +3,8 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { createApp } from '../src/app.js';
-import { testApp } from './helpers.js';
+import { ProductPool } from '../src/work/pool.js';
+import { silentLogger, testApp } from './helpers.js';
 import type { Site } from './site.js';
 
 /** The operator token of the route-test app. */
@@ -25,13 +26,21 @@ export async function routeApp(site: Site, alsoAllow: readonly string[] = []): P
   const fetcher: Fetcher = createFetcher({
     testOnlyAllow: [site.allow, ...alsoAllow].join(','),
   });
-  const t = await testApp({ fetcher });
+  // The products run on real product threads, as in the server.
+  const pool = new ProductPool({
+    threads: 2,
+    deadlineMs: 30_000,
+    heapMb: 512,
+    logger: silentLogger,
+  });
+  const t = await testApp({ fetcher, compute: pool.compute });
   const app = createApp({ ...t.deps, config: { ...t.deps.config, adminToken: ADMIN_TOKEN } });
   return {
     app,
     signerAddress: t.signer.address,
     publicBaseUrl: t.deps.config.publicBaseUrl,
     async dispose() {
+      await pool.close();
       await fetcher.close();
       await t.dispose();
     },

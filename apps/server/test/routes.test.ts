@@ -14,6 +14,7 @@ import { readParams } from '../src/http/params.js';
 import { REGISTRY } from '../src/registry/index.js';
 import type { ChargeRule, JsonSchema, RouteEntry } from '../src/registry/types.js';
 import { type RunningServer, startServer } from '../src/server.js';
+import { inlineCompute } from '../src/work/pool.js';
 import { DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import {
   ADMIN_TOKEN,
@@ -565,6 +566,7 @@ describe('the route table', () => {
         };
         await route.run(read.params, {
           fetcher: recording,
+          compute: inlineCompute,
           publicBaseUrl: t.publicBaseUrl,
           clock: () => new Date(),
           door: 'key',

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   // Product outcomes.
   'unsupported_content_type',
   'parse_error',
+  'page_too_complex',
   // Our own fault.
   'internal_error',
 ] as const;
@@ -180,6 +181,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
     'product',
     'The body could not be parsed as the format it claims.',
     'Feed is not well-formed XML',
+  ),
+  info(
+    'page_too_complex',
+    'service',
+    'Processing the page ran past the deadline or the memory bound of a product thread; answered with 503, nothing was charged.',
+    'Processing the page took longer than 10 s',
   ),
   info(
     'internal_error',

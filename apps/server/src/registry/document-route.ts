@@ -1,5 +1,6 @@
 import type { FetchedDocument, ProductResult } from '@storefront/core';
 import {
+  computed,
   failedPage,
   failedProduct,
   INTEGER,
@@ -27,6 +28,11 @@ export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
   readonly contentType?: boolean;
   /** Run the product on any HTTP answer, not only 2xx (headers audits error pages too). */
   readonly anyStatus?: boolean;
+  /**
+   * The product reads only the response head, not the body: it runs on the event loop,
+   * since handing it to a product thread would cost more than the product (headers).
+   */
+  readonly headOnly?: boolean;
   check(query: Readonly<Record<string, string>>): Checked<P>;
   product(doc: FetchedDocument, params: P): ProductResult<D>;
 }
@@ -58,6 +64,12 @@ export function documentRoute<P extends { readonly url: string }, D>(
     check: spec.check,
     priceFor: () => spec.price,
     prefetch: (params) => [params.url],
+    ...(spec.headOnly
+      ? {}
+      : {
+          compute: ({ doc, params }: { doc: FetchedDocument; params: P }) =>
+            spec.product(doc, params),
+        }),
     async run(params, context) {
       const fetched = await context.fetcher.fetch(params.url);
       const page =
@@ -67,7 +79,14 @@ export function documentRoute<P extends { readonly url: string }, D>(
       if (!page.ok) return failedPage(page, undeliverable);
       const { doc } = page;
       const contentType = spec.contentType ? { contentType: doc.contentType } : {};
-      const result = spec.product(doc, params);
+      let result: ProductResult<D>;
+      if (spec.headOnly) {
+        result = spec.product(doc, params);
+      } else {
+        const run = await computed<ProductResult<D>>(context, spec.name, { doc, params }, doc);
+        if (!run.ok) return run.outcome;
+        result = run.value;
+      }
       if (!result.ok) {
         return failedProduct(doc, result.error, result.message, undeliverable, contentType);
       }

@@ -1,11 +1,13 @@
 import type { FetchedDocument } from '@storefront/core';
 import type { SafeFetchFailure, SafeFetchResult } from '@storefront/safe-fetch';
+import { ComputeLimitError } from '../work/limits.js';
 import type {
   Checked,
   JsonSchema,
   ParamProblem,
   PriceTier,
   Signable,
+  WorkContext,
   WorkOutcome,
 } from './types.js';
 
@@ -176,6 +178,31 @@ export function failedProduct(
     undeliverable,
     extra,
   );
+}
+
+/**
+ * Run route `route`'s `compute` on `input` through `context.compute` (a product thread).
+ * A task stopped at the thread's deadline or heap bound becomes a 503 before charging
+ * (`page_too_complex`) whatever the route's rule: the service gave up on the page, so
+ * the call is free.
+ */
+export async function computed<O>(
+  context: Pick<WorkContext, 'compute'>,
+  route: string,
+  input: unknown,
+  doc: FetchedDocument,
+): Promise<
+  { readonly ok: true; readonly value: O } | { readonly ok: false; readonly outcome: WorkOutcome }
+> {
+  try {
+    return { ok: true, value: await context.compute<O>(route, input) };
+  } catch (error) {
+    if (!(error instanceof ComputeLimitError)) throw error;
+    return {
+      ok: false,
+      outcome: failedProduct(doc, 'page_too_complex', error.message, true),
+    };
+  }
 }
 
 /** A successful answer: the body, and the text and envelope its receipt signs. */

@@ -34,9 +34,18 @@ export type Checked<P> =
   | { readonly ok: true; readonly params: P }
   | { readonly ok: false; readonly details: readonly ParamProblem[] };
 
+/**
+ * Run route `route`'s `compute` on `input` (structured-clonable): on a product thread
+ * with a deadline and a heap bound, or inline. Rejects with `ComputeLimitError` when the
+ * task hit a bound.
+ */
+export type Compute = <O>(route: string, input: unknown) => Promise<O>;
+
 /** What a route's work needs from the service. */
 export interface WorkContext {
   readonly fetcher: Fetcher;
+  /** Where the CPU-bound part of the work runs. */
+  readonly compute: Compute;
   readonly publicBaseUrl: string;
   readonly clock: () => Date;
   /** The door the call came through (`key` for now), echoed where a route shows it. */
@@ -102,6 +111,12 @@ export interface RouteEntry<P = unknown> {
    * door can start them while it admits the key; empty when the work fetches nothing.
    */
   prefetch(params: P): readonly string[];
+  /**
+   * The CPU-bound part of the work (parsing and the product), a pure function of
+   * structured-clonable input: `run` hands it to `context.compute`, which runs it on a
+   * product thread. Absent when the work has nothing heavy to do.
+   */
+  readonly compute?: (input: never) => unknown;
   /** Fetch, run the product and shape the answer. Never throws for upstream faults. */
   run(params: P, context: WorkContext): Promise<WorkOutcome>;
 }

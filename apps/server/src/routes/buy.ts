@@ -128,6 +128,7 @@ export function buyRoutes(deps: AppDeps): Router {
     try {
       outcome = await route.run(params, {
         fetcher: early?.fetcher ?? deps.fetcher,
+        compute: deps.compute,
         publicBaseUrl: base,
         clock: deps.clock,
         door: 'key',

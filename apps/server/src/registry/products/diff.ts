@@ -1,8 +1,10 @@
+import type { FetchedDocument } from '@storefront/core';
 import { checkDiffParams, diffText } from '@storefront/diff';
 import { toMarkdown } from '@storefront/markdown';
 import { extractText } from '@storefront/text';
 import {
   BOOLEAN,
+  computed,
   enumParam,
   failedPage,
   failedProduct,
@@ -93,18 +95,23 @@ export const diffRoute: RouteEntry<DiffParams> = {
   },
   priceFor: () => diffRoute.prices[0] as (typeof diffRoute.prices)[0],
   prefetch: (params) => [params.url],
-  async run(params, context) {
-    const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
-    if (!page.ok) return failedPage(page, false);
-    const { doc } = page;
-    // The page text in the requested format; a body that is not a page is compared as it is.
+  // The page text in the requested format; a body that is not a page is compared as it is.
+  compute: ({ doc, params }: { doc: FetchedDocument; params: DiffParams }) => {
     const extracted = params.format === 'markdown' ? toMarkdown(doc) : extractText(doc);
-    const result = diffText({
+    return diffText({
       document: doc,
       ...(extracted.ok ? { text: extracted.text } : {}),
       ...(params.prevHash === undefined ? {} : { prevHash: params.prevHash }),
       ...(params.prevText === undefined ? {} : { prevText: params.prevText }),
     });
+  },
+  async run(params, context) {
+    const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
+    if (!page.ok) return failedPage(page, false);
+    const { doc } = page;
+    const run = await computed<ReturnType<typeof diffText>>(context, 'diff', { doc, params }, doc);
+    if (!run.ok) return run.outcome;
+    const result = run.value;
     if (!result.ok) {
       return failedProduct(doc, result.error, result.message, false, {
         bytes: doc.bytes.length,

@@ -1,8 +1,10 @@
+import type { FetchedDocument } from '@storefront/core';
 import { extract, parseExtractSchema } from '@storefront/extract';
 import { loadHtml } from '@storefront/html';
 import {
   BOOLEAN,
   checked,
+  computed,
   enumParam,
   failedPage,
   failedProduct,
@@ -92,6 +94,12 @@ export const extractRoute: RouteEntry<ExtractParams> = {
   },
   priceFor: () => extractRoute.prices[0] as (typeof extractRoute.prices)[0],
   prefetch: (params) => [params.url],
+  // The product, and the page kind the answer reports from the same parse.
+  compute: ({ doc, params }: { doc: FetchedDocument; params: ExtractParams }) => {
+    const result = extract(doc, { schema: params.schema, format: params.format });
+    const loaded = loadHtml(doc);
+    return { result, kind: loaded.ok ? loaded.page.kind : 'html' };
+  },
   async run(params, context) {
     const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
     if (!page.ok) return failedPage(page, false);
@@ -103,9 +111,15 @@ export const extractRoute: RouteEntry<ExtractParams> = {
       redirects: [...doc.redirects],
       fetchedAt: doc.fetchedAt,
     };
-    const result = extract(doc, { schema: params.schema, format: params.format });
+    const run = await computed<{ result: ReturnType<typeof extract>; kind: string }>(
+      context,
+      'extract',
+      { doc, params },
+      doc,
+    );
+    if (!run.ok) return run.outcome;
+    const { result, kind } = run.value;
     if (!result.ok) return failedProduct(doc, result.error, result.message, false, common);
-    const loaded = loadHtml(doc);
     const { data } = result;
     const body: Record<string, unknown> = {
       ok: true,
@@ -120,7 +134,7 @@ export const extractRoute: RouteEntry<ExtractParams> = {
       truncated: result.extra?.truncated === true,
       metered: context.metered,
       delivered: context.door,
-      kind: loaded.ok ? loaded.page.kind : 'html',
+      kind,
     };
     return signedAnswer(body, {
       text: result.text,

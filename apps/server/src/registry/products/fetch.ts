@@ -1,7 +1,9 @@
+import type { FetchedDocument } from '@storefront/core';
 import { extractText, parseFetchExtract } from '@storefront/text';
 import {
   BOOLEAN,
   checked,
+  computed,
   enumParam,
   failedPage,
   failedProduct,
@@ -111,15 +113,24 @@ export const fetchRoute: RouteEntry<FetchParams> = {
     return PRICES[0] as PriceTier;
   },
   prefetch: (params) => [params.url],
+  compute: ({ doc, params }: { doc: FetchedDocument; params: FetchParams }) =>
+    extractText(doc, {
+      format: params.format,
+      links: params.links,
+      ...(params.extract === undefined ? {} : { extract: params.extract }),
+    }),
   async run(params, context) {
     const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
     if (!page.ok) return failedPage(page, false);
     const { doc } = page;
-    const result = extractText(doc, {
-      format: params.format,
-      links: params.links,
-      ...(params.extract === undefined ? {} : { extract: params.extract }),
-    });
+    const run = await computed<ReturnType<typeof extractText>>(
+      context,
+      'fetch',
+      { doc, params },
+      doc,
+    );
+    if (!run.ok) return run.outcome;
+    const result = run.value;
     const common = { contentType: doc.contentType, bytes: doc.bytes.length };
     if (!result.ok) {
       return failedProduct(doc, result.error, result.message, false, {

@@ -26,6 +26,7 @@ export const headersRoute = documentRoute<UrlParams, unknown>({
   chargeRule: 'free-on-failure',
   closedResponse: false,
   anyStatus: true,
+  headOnly: true,
   data: {
     type: 'object',
     required: [

@@ -1,6 +1,8 @@
+import type { FetchedDocument } from '@storefront/core';
 import { checkNotarizeParams, INLINE_SOURCE, notarize } from '@storefront/notarize';
 import { extractText } from '@storefront/text';
 import {
+  computed,
   failedPage,
   failedProduct,
   INTEGER,
@@ -72,6 +74,12 @@ export const notarizeRoute: RouteEntry<NotarizeParams> = {
   },
   priceFor: () => notarizeRoute.prices[0] as (typeof notarizeRoute.prices)[0],
   prefetch: (params) => ('url' in params ? [params.url] : []),
+  // A page's receipt: the spec notarizes its cleaned text; a body that is not a page is
+  // hashed as it is. Inline content is a sha256 of at most 256 KB and stays inline.
+  compute: ({ doc, baseUrl }: { doc: FetchedDocument; baseUrl: string }) => {
+    const cleaned = extractText(doc);
+    return notarize({ document: doc, ...(cleaned.ok ? { text: cleaned.text } : {}) }, { baseUrl });
+  },
   async run(params, context): Promise<WorkOutcome> {
     const options = { baseUrl: context.publicBaseUrl };
     if ('content' in params) {
@@ -83,12 +91,14 @@ export const notarizeRoute: RouteEntry<NotarizeParams> = {
     const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
     if (!page.ok) return failedPage(page, false);
     const { doc } = page;
-    // The spec notarizes the page's cleaned text; a body that is not a page is hashed as it is.
-    const cleaned = extractText(doc);
-    const result = notarize(
-      { document: doc, ...(cleaned.ok ? { text: cleaned.text } : {}) },
-      options,
+    const run = await computed<ReturnType<typeof notarize>>(
+      context,
+      'notarize',
+      { doc, baseUrl: context.publicBaseUrl },
+      doc,
     );
+    if (!run.ok) return run.outcome;
+    const result = run.value;
     if (!result.ok) {
       return failedProduct(doc, result.error, result.message, false);
     }

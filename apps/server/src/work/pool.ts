@@ -1,0 +1,245 @@
+import { Worker } from 'node:worker_threads';
+import { REGISTRY } from '../registry/index.js';
+import type { Compute } from '../registry/types.js';
+import { type ComputeLimit, ComputeLimitError } from './limits.js';
+
+/** Where the pool reports threads it had to replace (a pino logger fits). */
+export interface PoolLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** Options of {@link ProductPool}. */
+export interface ProductPoolOptions {
+  /** Product threads; each runs one task at a time. */
+  readonly threads: number;
+  /** How long one task may run once a thread has it. */
+  readonly deadlineMs: number;
+  /** V8 old-generation bound of each thread, in MB. */
+  readonly heapMb: number;
+  readonly logger: PoolLog;
+}
+
+/** Every route's `compute`, by route name: what a product thread and {@link inlineCompute} run. */
+export const COMPUTE: ReadonlyMap<string, (input: never) => unknown> = new Map(
+  REGISTRY.flatMap((route) =>
+    route.compute === undefined ? [] : [[route.name, route.compute] as const],
+  ),
+);
+
+/** Run `compute` on the calling thread: for `PRODUCT_THREADS=0` and for in-process tests. */
+export const inlineCompute: Compute = async <O>(route: string, input: unknown): Promise<O> => {
+  const compute = COMPUTE.get(route);
+  if (compute === undefined) throw new Error(`No compute for route \`${route}\``);
+  return compute(input as never) as O;
+};
+
+interface Job {
+  readonly route: string;
+  readonly input: unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** What a product thread posts back. */
+type Reply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'done'; readonly value: unknown }
+  | { readonly kind: 'threw'; readonly message: string; readonly stack?: string };
+
+/** A thread slot: its worker, whether it has loaded, and the job it runs. */
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+  /** The limit that stopped the current job, reported when the thread exits. */
+  stopped: ComputeLimit | null;
+}
+
+/** How long a thread that failed to load waits before the next try. */
+const RESPAWN_BACKOFF_MS = 1_000;
+
+/**
+ * The products' threads (`worker_threads`): route `compute` functions run here, off the
+ * event loop, so a heavy page neither stalls other calls nor the metering, and a hostile
+ * one is stopped at a deadline and a heap bound (`../shared/security.md` §3.6). A task
+ * waits in a FIFO queue until a thread is free; its deadline counts from the moment a
+ * thread starts it, so a busy moment never turns into a false "too complex".
+ */
+export class ProductPool {
+  readonly #options: ProductPoolOptions;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Job[] = [];
+  #closed = false;
+
+  constructor(options: ProductPoolOptions) {
+    if (!Number.isInteger(options.threads) || options.threads < 1) {
+      throw new Error(`A product pool needs at least one thread, got ${options.threads}`);
+    }
+    this.#options = options;
+    for (let i = 0; i < options.threads; i++) this.#slots.push(this.#spawn());
+  }
+
+  /** Threads, and tasks waiting for one. */
+  get stats(): { readonly threads: number; readonly busy: number; readonly queued: number } {
+    return {
+      threads: this.#slots.length,
+      busy: this.#slots.filter((slot) => slot.job !== null).length,
+      queued: this.#queue.length,
+    };
+  }
+
+  /** {@link Compute} on this pool. */
+  readonly compute: Compute = <O>(route: string, input: unknown): Promise<O> =>
+    new Promise<O>((resolve, reject) => {
+      if (this.#closed) {
+        reject(new Error('The product pool is closed'));
+        return;
+      }
+      this.#queue.push({ route, input, resolve: resolve as (value: unknown) => void, reject });
+      this.#dispatch();
+    });
+
+  /** Stop every thread; queued and running tasks fail. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const closing = new Error('The product pool is closed');
+    for (const job of this.#queue.splice(0)) job.reject(closing);
+    await Promise.all(
+      this.#slots.map(async (slot) => {
+        if (slot.timer !== null) clearTimeout(slot.timer);
+        slot.job?.reject(closing);
+        slot.job = null;
+        await slot.worker.terminate();
+      }),
+    );
+  }
+
+  #spawn(): Slot {
+    const slot: Slot = {
+      worker: startWorker(this.#options.heapMb),
+      ready: false,
+      job: null,
+      timer: null,
+      stopped: null,
+    };
+    this.#watch(slot);
+    return slot;
+  }
+
+  #watch(slot: Slot): void {
+    const { worker } = slot;
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      if (reply.kind === 'ready') {
+        slot.ready = true;
+        this.#dispatch();
+        return;
+      }
+      const job = this.#take(slot);
+      if (job === null) return;
+      if (reply.kind === 'done') job.resolve(reply.value);
+      else job.reject(Object.assign(new Error(reply.message), { stack: reply.stack }));
+      this.#dispatch();
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') slot.stopped ??= 'memory';
+      const job = this.#take(slot);
+      if (job === null) {
+        if (!slot.ready)
+          this.#options.logger.error({ err: error }, 'product thread failed to load');
+        return;
+      }
+      job.reject(
+        slot.stopped === 'memory'
+          ? new ComputeLimitError(
+              'memory',
+              `Processing the page needed more than ${this.#options.heapMb} MB`,
+            )
+          : error,
+      );
+    });
+    worker.on('exit', () => {
+      const job = this.#take(slot);
+      if (job !== null) {
+        job.reject(
+          slot.stopped === 'deadline'
+            ? new ComputeLimitError(
+                'deadline',
+                `Processing the page took longer than ${this.#options.deadlineMs / 1000} s`,
+              )
+            : new Error('A product thread stopped during the task'),
+        );
+      }
+      if (this.#closed) return;
+      const index = this.#slots.indexOf(slot);
+      if (index < 0) return;
+      if (slot.stopped === null) {
+        this.#options.logger.warn({ loaded: slot.ready }, 'product thread exited; replacing it');
+      }
+      // A thread that never loaded would fail again at once: fail the waiting tasks, wait.
+      if (!slot.ready) {
+        for (const waiting of this.#queue.splice(0)) {
+          waiting.reject(new Error('The product threads cannot start'));
+        }
+        const retry = setTimeout(() => {
+          if (!this.#closed) this.#slots[index] = this.#spawn();
+        }, RESPAWN_BACKOFF_MS);
+        retry.unref();
+        return;
+      }
+      this.#slots[index] = this.#spawn();
+    });
+  }
+
+  /** The slot's job, detached from it and its timer. */
+  #take(slot: Slot): Job | null {
+    const { job } = slot;
+    if (slot.timer !== null) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    return job;
+  }
+
+  #dispatch(): void {
+    for (const slot of this.#slots) {
+      if (this.#queue.length === 0) return;
+      if (!slot.ready || slot.job !== null || slot.stopped !== null) continue;
+      const job = this.#queue.shift() as Job;
+      slot.job = job;
+      slot.timer = setTimeout(() => {
+        slot.stopped = 'deadline';
+        void slot.worker.terminate();
+      }, this.#options.deadlineMs);
+      slot.timer.unref();
+      try {
+        slot.worker.postMessage({ route: job.route, input: job.input });
+      } catch (error) {
+        // Input that cannot be cloned: the task's fault, not the thread's.
+        this.#take(slot);
+        job.reject(error);
+      }
+    }
+  }
+}
+
+/**
+ * A product thread. From the built server it is `product-worker.js` beside the bundle;
+ * from sources (tests, `pnpm dev`) a small loader registers tsx in the thread first,
+ * since Node 20 does not pass `--import` hooks on to workers.
+ */
+function startWorker(heapMb: number): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const file = fromSource
+    ? new URL('./worker-source.mjs', import.meta.url)
+    : new URL('./product-worker.js', import.meta.url);
+  return new Worker(file, {
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    // Resolve the workspace packages to their sources, as the parent does.
+    ...(fromSource ? { execArgv: ['--conditions=@storefront/source'] } : {}),
+    stdout: false,
+    stderr: false,
+  });
+}

@@ -1,0 +1,22 @@
+/**
+ * A product thread (see `pool.ts`): runs route `compute` functions on the inputs the
+ * pool posts, one at a time, and posts each result back. A throw is posted back as a
+ * message, so one bad input never costs the thread.
+ */
+import { parentPort } from 'node:worker_threads';
+import { COMPUTE } from './pool.js';
+
+const port = parentPort;
+if (port === null) throw new Error('product-worker runs as a worker thread');
+
+port.on('message', ({ route, input }: { route: string; input: unknown }) => {
+  try {
+    const compute = COMPUTE.get(route);
+    if (compute === undefined) throw new Error(`No compute for route \`${route}\``);
+    port.postMessage({ kind: 'done', value: compute(input as never) });
+  } catch (error) {
+    const { message, stack } = error instanceof Error ? error : new Error(String(error));
+    port.postMessage({ kind: 'threw', message, stack });
+  }
+});
+port.postMessage({ kind: 'ready' });

@@ -1,0 +1,256 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FetchedDocument } from '@storefront/core';
+import { createFetcher } from '@storefront/safe-fetch';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ComputeLimitError } from '../src/work/limits.js';
+import { COMPUTE, inlineCompute, ProductPool } from '../src/work/pool.js';
+import { testApp } from './helpers.js';
+import { ADMIN_TOKEN, buy, creditsOf, ledgerOf, prepaidKey } from './keys.js';
+import { fixturePage } from './site.js';
+
+/** A pino-shaped logger that keeps what the pool reports. */
+function recordingLogger() {
+  const lines: { level: string; message: string }[] = [];
+  return {
+    lines,
+    warn: (_details: object, message: string) => lines.push({ level: 'warn', message }),
+    error: (_details: object, message: string) => lines.push({ level: 'error', message }),
+  };
+}
+
+function documentOf(html: string | Uint8Array, url = 'http://pages.test/article'): FetchedDocument {
+  return {
+    requestedUrl: url,
+    url,
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    contentType: 'text/html; charset=utf-8',
+    bytes: typeof html === 'string' ? new TextEncoder().encode(html) : html,
+    truncated: false,
+    redirects: [],
+    fetchedAt: '2026-03-14T12:00:00.000Z',
+  };
+}
+
+/**
+ * 600,000 nested `<div>`s (3 MB): parse5 takes about a second and 425 MB of heap on the
+ * project's machine, so the page meets any small deadline or heap bound.
+ */
+const HOSTILE = `<!doctype html><html><body>${'<div>'.repeat(600_000)}x</body></html>`;
+
+const article = documentOf(fixturePage('news-article').body);
+
+describe('ProductPool', () => {
+  const log = recordingLogger();
+  let pool: ProductPool;
+  beforeAll(() => {
+    pool = new ProductPool({ threads: 1, deadlineMs: 30_000, heapMb: 512, logger: log });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('gives what the route gives inline, computed on a thread', async () => {
+    const input = { doc: article, params: { url: article.url } };
+    const running = pool.compute('markdown', input);
+    expect(pool.stats).toStrictEqual({ threads: 1, busy: 0, queued: 1 });
+    const onThread = await running;
+    expect(onThread).toStrictEqual(await inlineCompute('markdown', input));
+    expect((onThread as { ok: boolean }).ok).toBe(true);
+  });
+
+  it('names a compute for every route that parses a body, and none for the head-only audit', () => {
+    expect([...COMPUTE.keys()].sort()).toStrictEqual([
+      'diff',
+      'extract',
+      'feed',
+      'fetch',
+      'links',
+      'markdown',
+      'metadata',
+      'notarize',
+      'table',
+      'validate',
+    ]);
+  });
+
+  it('queues tasks beyond its threads and answers them in order', async () => {
+    const done: number[] = [];
+    await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((n) =>
+        pool
+          .compute('markdown', { doc: documentOf(`<h1>Page ${n}</h1>`), params: {} })
+          .then(() => done.push(n)),
+      ),
+    );
+    expect(done).toStrictEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('passes a throw back as an error and keeps the thread', async () => {
+    await expect(pool.compute('no-such-route', {})).rejects.toThrow(
+      'No compute for route `no-such-route`',
+    );
+    const after = (await pool.compute('markdown', { doc: article, params: {} })) as { ok: boolean };
+    expect(after.ok).toBe(true);
+    expect(log.lines).toStrictEqual([]);
+  });
+
+  it('refuses input it cannot hand to a thread, and keeps going', async () => {
+    await expect(pool.compute('markdown', { doc: article, params: () => 1 })).rejects.toThrow(
+      /could not be cloned/,
+    );
+    expect(pool.stats.busy).toBe(0);
+    const after = (await pool.compute('markdown', { doc: article, params: {} })) as { ok: boolean };
+    expect(after.ok).toBe(true);
+  });
+});
+
+describe('ProductPool bounds', () => {
+  it('stops a task at the deadline, replaces the thread and runs the next task', async () => {
+    const log = recordingLogger();
+    const pool = new ProductPool({ threads: 1, deadlineMs: 200, heapMb: 1024, logger: log });
+    try {
+      const stopped = await pool
+        .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
+        .catch((error: unknown) => error);
+      expect(stopped).toBeInstanceOf(ComputeLimitError);
+      expect(stopped).toMatchObject({
+        limit: 'deadline',
+        message: 'Processing the page took longer than 0.2 s',
+      });
+      const next = (await pool.compute('markdown', { doc: article, params: {} })) as {
+        ok: boolean;
+      };
+      expect(next.ok).toBe(true);
+      expect(pool.stats.threads).toBe(1);
+      // A thread stopped on purpose is not reported as a fault.
+      expect(log.lines).toStrictEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stops a task at the heap bound, replaces the thread and runs the next task', async () => {
+    const log = recordingLogger();
+    const pool = new ProductPool({ threads: 1, deadlineMs: 60_000, heapMb: 64, logger: log });
+    try {
+      const stopped = await pool
+        .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
+        .catch((error: unknown) => error);
+      expect(stopped).toBeInstanceOf(ComputeLimitError);
+      expect(stopped).toMatchObject({
+        limit: 'memory',
+        message: 'Processing the page needed more than 64 MB',
+      });
+      const next = (await pool.compute('markdown', { doc: article, params: {} })) as {
+        ok: boolean;
+      };
+      expect(next.ok).toBe(true);
+      expect(log.lines).toStrictEqual([]);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('fails queued and running tasks at close, and refuses new ones', async () => {
+    const pool = new ProductPool({
+      threads: 1,
+      deadlineMs: 60_000,
+      heapMb: 1024,
+      logger: recordingLogger(),
+    });
+    const running = pool
+      .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
+      .catch((error: unknown) => error);
+    const queued = pool
+      .compute('markdown', { doc: article, params: {} })
+      .catch((error: unknown) => error);
+    // Once the thread has loaded, the first task runs and the second waits.
+    await vi.waitFor(() => expect(pool.stats).toMatchObject({ busy: 1, queued: 1 }), {
+      timeout: 20_000,
+      interval: 5,
+    });
+    await pool.close();
+    expect(await running).toMatchObject({ message: 'The product pool is closed' });
+    expect(await queued).toMatchObject({ message: 'The product pool is closed' });
+    await expect(pool.compute('markdown', { doc: article, params: {} })).rejects.toThrow(
+      'The product pool is closed',
+    );
+  });
+});
+
+describe('a hostile page through the key door', () => {
+  let upstream: http.Server;
+  let base: string;
+  let pool: ProductPool;
+  let t: Awaited<ReturnType<typeof testApp>>;
+  let fetcher: ReturnType<typeof createFetcher>;
+
+  beforeAll(async () => {
+    upstream = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(HOSTILE);
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const { port } = upstream.address() as AddressInfo;
+    base = `http://127.0.0.1:${port}`;
+    fetcher = createFetcher({ testOnlyAllow: `127.0.0.1:${port}` });
+    pool = new ProductPool({
+      threads: 1,
+      deadlineMs: 300,
+      heapMb: 1024,
+      logger: recordingLogger(),
+    });
+    t = await testApp({ fetcher, compute: pool.compute }, { adminToken: ADMIN_TOKEN });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+    await pool?.close();
+    await fetcher?.close();
+    upstream?.closeAllConnections();
+    upstream?.close();
+  });
+
+  it('answers 503 page_too_complex, charges nothing, and other calls go on meanwhile', async () => {
+    const key = await prepaidKey(t.app, 100);
+    const order: string[] = [];
+    const [markdown, notarize] = await Promise.all([
+      buy(t.app, '/buy/markdown', { url: `${base}/deep` }, key.key).then((res) => {
+        order.push('markdown');
+        return res;
+      }),
+      // Sent once the page is on its thread: answered while the thread still parses it.
+      new Promise((resolve) => setTimeout(resolve, 100))
+        .then(() => buy(t.app, '/buy/notarize', { content: 'still served' }, key.key))
+        .then((res) => {
+          order.push('notarize');
+          return res;
+        }),
+    ]);
+    expect(markdown.status).toBe(503);
+    expect(markdown.body).toStrictEqual({
+      ok: false,
+      url: `${base}/deep`,
+      status: 200,
+      error: 'page_too_complex',
+      message: 'Processing the page took longer than 0.3 s',
+    });
+    expect(notarize.status).toBe(200);
+    expect(order).toStrictEqual(['notarize', 'markdown']);
+
+    // 100 credits, 8 for the notarization and none for the page.
+    expect(await creditsOf(t.app, key.keyId)).toBe(92);
+    const rows = await ledgerOf(t.app, key.keyId);
+    expect(
+      rows
+        .map((row) => [row.route, row.outcome, row.charged, row.error])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toStrictEqual([
+      ['markdown', 'undeliverable', false, 'page_too_complex'],
+      ['notarize', 'delivered', true, null],
+    ]);
+  });
+});
