@@ -139,6 +139,8 @@ export async function serviceBenchmark(
   const dataDir = mkdtempSync(join(tmpdir(), 'storefront-bench-service-'));
   const adminToken = randomBytes(16).toString('hex');
   let server: RunningServer | null = null;
+  /** The same service with its products on the event loop (`PRODUCT_THREADS=0`). */
+  let inlineServer: RunningServer | null = null;
   let bare: Server | null = null;
   const fetcher = createFetcher({ testOnlyAllow: upstream.allow });
   // Stop everything and drop the schema, once: at the end, or when the run is interrupted.
@@ -151,6 +153,7 @@ export async function serviceBenchmark(
         bare.closeAllConnections();
       });
       await server?.close();
+      await inlineServer?.close();
       await fetcher.close();
       await upstream.close();
       const db = await openDatabase({ url: databaseUrl, dataDir: null });
@@ -182,6 +185,11 @@ export async function serviceBenchmark(
       dataDir,
     );
     server = await startServer(config, { schema, logger: silentLogger() });
+    // Same schema, so the same key works on both.
+    inlineServer = await startServer(
+      { ...config, products: { ...config.products, threads: 0 } },
+      { schema, logger: silentLogger() },
+    );
     const { key, keyId } = await enterpriseKey(server.url, adminToken);
     const auth = { Authorization: `Bearer ${key}` };
 
@@ -200,11 +208,13 @@ export async function serviceBenchmark(
       },
       markdown: {
         door: `${server.url}/buy/markdown?url=${target}`,
+        doorInline: `${inlineServer.url}/buy/markdown?url=${target}`,
         bare: `${bareUrl}/markdown?url=${target}`,
         bareFetch: `${bareUrl}/fetch/markdown?url=${target}`,
       },
       headers: {
         door: `${server.url}/buy/headers?url=${target}`,
+        doorInline: null,
         bare: `${bareUrl}/headers?url=${target}`,
         bareFetch: `${bareUrl}/fetch/headers?url=${target}`,
       },
@@ -214,7 +224,8 @@ export async function serviceBenchmark(
     console.log(
       `\nService overhead (${machine()}, ${cpus().length} cores; wrk -t${THREADS}, the server, ` +
         `the bare app, the upstream and PostgreSQL share the cores; each wrk run ${timing.seconds} s ` +
-        `after a ${timing.warmup} s warm-up; load average at start ${loadText()})`,
+        `after a ${timing.warmup} s warm-up; products on ${config.products.threads} product ` +
+        `thread(s); load average at start ${loadText()})`,
     );
     console.log(
       `upstream page: ${page.name}, ${page.bytes.length} B, served from a worker thread on 127.0.0.1`,
@@ -310,6 +321,7 @@ export async function serviceBenchmark(
         door: Row;
         bareFetch1: Row;
         door1: Row;
+        inline: { door1: Row; door: Row } | null;
       }[] = [];
       // Each round measures the in-process sides right before the key door, so a busy
       // moment on the shared machine weighs on both sides of a ratio.
@@ -333,11 +345,21 @@ export async function serviceBenchmark(
         );
         const door1 = await wrk(doorSide, route.door, true, 1);
         const bareFetch1 = await wrk(bareFetchSide, route.bareFetch, false, 1);
+        // The same door with the product on the event loop: what the product threads change.
+        const inlineSide = tag(`key door, product on the event loop`, round);
+        const inline =
+          route.doorInline === null
+            ? null
+            : {
+                door1: await wrk(inlineSide, route.doorInline, true, 1),
+                door: await wrk(inlineSide, route.doorInline, true),
+              };
         rounds.push({
           own,
           fetchAndOwn,
           door1,
           bareFetch1,
+          inline,
           bare: await wrk(
             tag(`bare Express + ${product.call} on fetched bytes`, round),
             route.bare,
@@ -350,8 +372,13 @@ export async function serviceBenchmark(
       printRows(`${i + 2}. /buy/${product.name}?url=<loopback ${page.bytes.length} B page>`, [
         fetchRow,
         ...rounds.flatMap((r) => [r.own, r.fetchAndOwn]),
-        ...rounds.flatMap((r) => [r.bare, r.bareFetch, r.door]),
-        ...rounds.flatMap((r) => [r.bareFetch1, r.door1]),
+        ...rounds.flatMap((r) => [
+          r.bare,
+          r.bareFetch,
+          r.door,
+          ...(r.inline ? [r.inline.door] : []),
+        ]),
+        ...rounds.flatMap((r) => [r.bareFetch1, r.door1, ...(r.inline ? [r.inline.door1] : [])]),
       ]);
       const fetchedByRound = rounds.map((r) => r.door1.p50Ms / r.fetchAndOwn.p50Ms - 1);
       const bytesByRound = rounds.map((r) => r.door1.p50Ms / r.own.p50Ms - 1);
@@ -380,6 +407,15 @@ export async function serviceBenchmark(
           `${fmt(perRequest('door'))} (+${pct(perRequest('door') / perRequest('bareFetch') - 1)} over ` +
           `bare + safe-fetch); in-process safe-fetch + ${product.call} ${fmt(mean(rounds.map((r) => r.fetchAndOwn.meanMs)))} ms mean`,
       );
+      const inlineRounds = rounds.flatMap((r) => (r.inline ? [r.inline] : []));
+      if (inlineRounds.length > 0) {
+        console.log(
+          `product threads: key door ${fmt(mean(rounds.map((r) => r.door.perSecond)))} req/s at ` +
+            `${CONNECTIONS} connections and ${fmt(median(rounds.map((r) => r.door1.p50Ms)))} ms p50 ` +
+            `at 1; with the product on the event loop ${fmt(mean(inlineRounds.map((r) => r.door.perSecond)))} ` +
+            `req/s and ${fmt(median(inlineRounds.map((r) => r.door1.p50Ms)))} ms`,
+        );
+      }
     }
 
     // Every key-door answer went through the reservation: the key's call count says so.
