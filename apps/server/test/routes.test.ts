@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyReceipt } from '@storefront/attest';
 import { canonicalize } from '@storefront/core';
-import { createFetcher, type FetchInit } from '@storefront/safe-fetch';
+import { createFetcher, type FetchInit, type SafeFetchResult } from '@storefront/safe-fetch';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { pino } from 'pino';
 import type { Response } from 'supertest';
@@ -14,7 +14,7 @@ import { readParams } from '../src/http/params.js';
 import { REGISTRY } from '../src/registry/index.js';
 import type { ChargeRule, JsonSchema, RouteEntry } from '../src/registry/types.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { inlineCompute } from '../src/work/pool.js';
+import { inlineCompute, ProductPool } from '../src/work/pool.js';
 import { DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import {
   ADMIN_TOKEN,
@@ -583,6 +583,51 @@ describe('the route table', () => {
         else expect(early.length).toBeGreaterThan(0);
       }
     } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('answers every route the same from product threads as inline, byte for byte', async () => {
+    const fetcher = createFetcher({ testOnlyAllow: site.allow });
+    const pool = new ProductPool({
+      threads: 2,
+      deadlineMs: 30_000,
+      heapMb: 512,
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      // Each URL is fetched once; both runs get a fresh copy of the same answer.
+      const fetched = new Map<string, Promise<SafeFetchResult>>();
+      const once = {
+        fetch(url: string, init?: FetchInit) {
+          const key = `${url} ${JSON.stringify(init ?? null)}`;
+          if (!fetched.has(key)) fetched.set(key, fetcher.fetch(url, init));
+          return (fetched.get(key) as Promise<SafeFetchResult>).then((result) =>
+            result.ok ? { ...result, doc: { ...result.doc } } : result,
+          );
+        },
+        close: () => Promise.resolve(),
+      };
+      const clock = () => new Date('2026-03-14T12:00:00.000Z');
+      const computes = REGISTRY.filter((route) => route.compute !== undefined);
+      expect(computes.length).toBeGreaterThan(8);
+      for (const route of computes) {
+        const read = readParams(route, caseOf(route).success);
+        if (!read.ok) throw new Error(`${route.path}: ${JSON.stringify(read.details)}`);
+        const context = {
+          fetcher: once,
+          publicBaseUrl: t.publicBaseUrl,
+          clock,
+          door: 'key' as const,
+          metered: true,
+        };
+        const inline = await route.run(read.params, { ...context, compute: inlineCompute });
+        const threaded = await route.run(read.params, { ...context, compute: pool.compute });
+        expect([route.path, threaded]).toStrictEqual([route.path, inline]);
+        expect([route.path, inline.kind]).toStrictEqual([route.path, 'delivered']);
+      }
+    } finally {
+      await pool.close();
       await fetcher.close();
     }
   });
