@@ -108,51 +108,43 @@ describe('ProductPool', () => {
 });
 
 describe('ProductPool bounds', () => {
-  it('stops a task at the deadline, replaces the thread and runs the next task', async () => {
-    const log = recordingLogger();
-    const pool = new ProductPool({ threads: 1, deadlineMs: 200, heapMb: 1024, logger: log });
-    try {
-      const stopped = await pool
-        .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
-        .catch((error: unknown) => error);
-      expect(stopped).toBeInstanceOf(ComputeLimitError);
-      expect(stopped).toMatchObject({
-        limit: 'deadline',
-        message: 'Processing the page took longer than 0.2 s',
-      });
-      const next = (await pool.compute('markdown', { doc: article, params: {} })) as {
-        ok: boolean;
-      };
-      expect(next.ok).toBe(true);
-      expect(pool.stats.threads).toBe(1);
-      // A thread stopped on purpose is not reported as a fault.
-      expect(log.lines).toStrictEqual([]);
-    } finally {
-      await pool.close();
-    }
-  });
-
-  it('stops a task at the heap bound, replaces the thread and runs the next task', async () => {
-    const log = recordingLogger();
-    const pool = new ProductPool({ threads: 1, deadlineMs: 60_000, heapMb: 64, logger: log });
-    try {
-      const stopped = await pool
-        .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
-        .catch((error: unknown) => error);
-      expect(stopped).toBeInstanceOf(ComputeLimitError);
-      expect(stopped).toMatchObject({
-        limit: 'memory',
-        message: 'Processing the page needed more than 64 MB',
-      });
-      const next = (await pool.compute('markdown', { doc: article, params: {} })) as {
-        ok: boolean;
-      };
-      expect(next.ok).toBe(true);
-      expect(log.lines).toStrictEqual([]);
-    } finally {
-      await pool.close();
-    }
-  }, 60_000);
+  it.each([
+    {
+      bound: 'deadline',
+      limit: 'deadline',
+      options: { deadlineMs: 200, heapMb: 1024 },
+      message: 'Processing the page took longer than 0.2 s',
+    },
+    {
+      bound: 'heap bound',
+      limit: 'memory',
+      options: { deadlineMs: 60_000, heapMb: 64 },
+      message: 'Processing the page needed more than 64 MB',
+    },
+  ])(
+    'stops a task at the $bound, replaces the thread and runs the next task',
+    async ({ limit, options, message }) => {
+      const log = recordingLogger();
+      const pool = new ProductPool({ threads: 1, ...options, logger: log });
+      try {
+        const stopped = await pool
+          .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
+          .catch((error: unknown) => error);
+        expect(stopped).toBeInstanceOf(ComputeLimitError);
+        expect(stopped).toMatchObject({ limit, message });
+        const next = (await pool.compute('markdown', { doc: article, params: {} })) as {
+          ok: boolean;
+        };
+        expect(next.ok).toBe(true);
+        expect(pool.stats.threads).toBe(1);
+        // A thread stopped on purpose is not reported as a fault.
+        expect(log.lines).toStrictEqual([]);
+      } finally {
+        await pool.close();
+      }
+    },
+    60_000,
+  );
 
   it('fails queued and running tasks at close, and refuses new ones', async () => {
     const pool = new ProductPool({
