@@ -175,6 +175,16 @@ describe('discovery documents', () => {
       const responses = operation.responses as Body;
       expect(Object.keys(responses)).toContain('200');
       expect(Object.keys(responses)).toContain('402');
+      // 503 where a result can be undeliverable or a page can pass a product thread's bounds.
+      const unavailable = responses['503'] as { description: string } | undefined;
+      expect([route.path, unavailable !== undefined]).toStrictEqual([
+        route.path,
+        route.chargeRule === 'before-charging' ||
+          !['headers', 'robots', 'availability'].includes(route.name),
+      ]);
+      if (!['headers', 'robots', 'availability'].includes(route.name)) {
+        expect(unavailable?.description).toContain('page_too_complex');
+      }
       const cheapest = Math.min(...route.prices.map((price) => price.amount));
       const info = operation['x-payment-info'] as Body;
       expect(info).toMatchObject({

@@ -20,6 +20,16 @@ export const CHARGE_RULES: Readonly<Record<ChargeRule, string>> = {
     'A down or failing host is still ok:true (data.up false) and charged; ok:false means the probe could not be performed and is not charged.',
 };
 
+/** When a route answers 503: undeliverable results, and pages past the product thread's bounds. */
+function unavailable(route: RouteEntry<never>): string {
+  const tooComplex =
+    'page_too_complex: processing the page passed the deadline or the memory bound of a product thread';
+  if (route.compute === undefined) return 'Undeliverable; answered before charging.';
+  return route.chargeRule === 'before-charging'
+    ? `Undeliverable, or ${tooComplex}; answered before charging.`
+    : `${tooComplex}; answered before charging.`;
+}
+
 function pricesOf(route: RouteEntry<never>) {
   return route.prices.map((price) => ({
     tier: price.tier,
@@ -269,9 +279,9 @@ function openApi(deps: AppDeps, payment: Record<string, unknown>) {
               $ref: '#/components/schemas/Error',
             },
           ),
-          ...(route.chargeRule === 'before-charging'
+          ...(route.chargeRule === 'before-charging' || route.compute !== undefined
             ? {
-                '503': jsonResponse('Undeliverable; answered before charging.', {
+                '503': jsonResponse(unavailable(route), {
                   $ref: '#/components/schemas/Error',
                 }),
               }
