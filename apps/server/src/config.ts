@@ -135,11 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     'RESERVATION_TTL_SECONDS',
     problems,
   );
-  // One thread per core, less the one the event loop, PostgreSQL and the fetches use.
   const products: ProductsConfig = {
     threads: integer(
       env.PRODUCT_THREADS,
-      Math.max(1, availableParallelism() - 1),
+      defaultProductThreads(availableParallelism()),
       0,
       64,
       'PRODUCT_THREADS',
@@ -194,6 +193,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     reservationTtlSeconds,
     products,
   };
+}
+
+/**
+ * One product thread per core, less the one the event loop, PostgreSQL and the fetches
+ * use, and at most 8: in a container `availableParallelism()` can report the host's
+ * cores rather than the CPU quota, and each idle thread holds about 15-50 MB.
+ */
+export function defaultProductThreads(cores: number): number {
+  return Math.min(8, Math.max(1, cores - 1));
 }
 
 function nonEmpty(value: string | undefined): string | null {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaultBaseUrl, loadConfig } from '../src/config.js';
+import { ConfigError, defaultBaseUrl, defaultProductThreads, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('starts with nothing set: port 3000 on 127.0.0.1, PGlite in .data, development signer', () => {
@@ -25,7 +25,7 @@ describe('loadConfig', () => {
       enterprisePerMinute: 3000,
       reservationTtlSeconds: 300,
       products: {
-        threads: Math.max(1, availableParallelism() - 1),
+        threads: defaultProductThreads(availableParallelism()),
         deadlineMs: 10_000,
         heapMb: 1024,
       },
@@ -107,6 +107,18 @@ describe('loadConfig', () => {
       '/',
     );
     expect(config.env).toBe('production');
+  });
+});
+
+describe('defaultProductThreads', () => {
+  it.each([
+    [1, 1],
+    [2, 1],
+    [4, 3],
+    [9, 8],
+    [64, 8],
+  ])('gives %i cores %i product threads', (cores, threads) => {
+    expect(defaultProductThreads(cores)).toBe(threads);
   });
 });
 
