@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FetchedDocument } from '@storefront/core';
 import { createFetcher } from '@storefront/safe-fetch';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ComputeLimitError } from '../src/work/limits.js';
+import { ComputeCancelledError, ComputeLimitError } from '../src/work/limits.js';
 import { COMPUTE, inlineCompute, ProductPool } from '../src/work/pool.js';
 import { testApp } from './helpers.js';
 import { ADMIN_TOKEN, buy, creditsOf, ledgerOf, prepaidKey } from './keys.js';
@@ -55,7 +55,7 @@ describe('ProductPool', () => {
   it('gives what the route gives inline, computed on a thread', async () => {
     const input = { doc: article, params: { url: article.url } };
     const running = pool.compute('markdown', input);
-    expect(pool.stats).toStrictEqual({ threads: 1, busy: 0, queued: 1 });
+    expect(pool.stats).toStrictEqual({ threads: 1, busy: 0, queued: 1, started: 0 });
     const onThread = await running;
     expect(onThread).toStrictEqual(await inlineCompute('markdown', input));
     expect((onThread as { ok: boolean }).ok).toBe(true);
@@ -146,6 +146,42 @@ describe('ProductPool bounds', () => {
     60_000,
   );
 
+  it('drops a waiting task whose caller left, and never starts it', async () => {
+    const pool = new ProductPool({
+      threads: 1,
+      deadlineMs: 60_000,
+      heapMb: 1024,
+      logger: recordingLogger(),
+    });
+    try {
+      const running = pool.compute('markdown', { doc: documentOf(HOSTILE), params: {} });
+      const caller = new AbortController();
+      const waiting = pool
+        .compute('markdown', { doc: article, params: {} }, caller.signal)
+        .catch((error: unknown) => error);
+      await vi.waitFor(() => expect(pool.stats).toMatchObject({ busy: 1, queued: 1 }), {
+        timeout: 20_000,
+        interval: 5,
+      });
+      caller.abort();
+      expect(await waiting).toBeInstanceOf(ComputeCancelledError);
+      expect(pool.stats).toMatchObject({ busy: 1, queued: 0 });
+      // A caller already gone never queues; the running task still finishes.
+      await expect(
+        pool.compute('markdown', { doc: article, params: {} }, AbortSignal.abort()),
+      ).rejects.toBeInstanceOf(ComputeCancelledError);
+      expect(((await running) as { ok: boolean }).ok).toBe(true);
+      // Aborting once a thread has the task changes nothing.
+      const late = new AbortController();
+      const done = pool.compute('markdown', { doc: article, params: {} }, late.signal);
+      await vi.waitFor(() => expect(pool.stats.busy).toBe(1), { timeout: 20_000, interval: 1 });
+      late.abort();
+      expect(((await done) as { ok: boolean }).ok).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
   it('fails queued and running tasks at close, and refuses new ones', async () => {
     const pool = new ProductPool({
       threads: 1,
@@ -181,9 +217,9 @@ describe('a hostile page through the key door', () => {
   let fetcher: ReturnType<typeof createFetcher>;
 
   beforeAll(async () => {
-    upstream = http.createServer((_req, res) => {
+    upstream = http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(HOSTILE);
+      res.end(req.url === '/article' ? fixturePage('news-article').body : HOSTILE);
     });
     upstream.listen(0, '127.0.0.1');
     await once(upstream, 'listening');
@@ -244,5 +280,45 @@ describe('a hostile page through the key door', () => {
       ['markdown', 'undeliverable', false, 'page_too_complex'],
       ['notarize', 'delivered', true, null],
     ]);
+  });
+  it('drops the product of a caller who left while it waited, and charges nothing', async () => {
+    const key = await prepaidKey(t.app, 100);
+    const door = http.createServer(t.app).listen(0, '127.0.0.1');
+    await once(door, 'listening');
+    const doorUrl = `http://127.0.0.1:${(door.address() as AddressInfo).port}`;
+    try {
+      const started = pool.stats.started;
+      // The hostile page holds the only thread until its 0.3 s deadline.
+      const hostile = buy(t.app, '/buy/markdown', { url: `${base}/deep` }, key.key);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // This caller's page waits behind it; the caller hangs up meanwhile.
+      const left = new Promise<void>((resolve) => {
+        const target = encodeURIComponent(`${base}/article`);
+        const req = http.get(`${doorUrl}/buy/markdown?url=${target}`, {
+          headers: { authorization: `Bearer ${key.key}` },
+        });
+        req.on('error', () => resolve());
+        req.on('response', () => resolve());
+        setTimeout(() => req.destroy(), 100);
+      });
+      await left;
+      expect((await hostile).status).toBe(503);
+      await vi.waitFor(
+        async () => {
+          const rows = await ledgerOf(t.app, key.keyId);
+          expect(rows.map((row) => [row.outcome, row.charged, row.error]).sort()).toStrictEqual([
+            ['failed', false, 'client_closed'],
+            ['undeliverable', false, 'page_too_complex'],
+          ]);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      expect(await creditsOf(t.app, key.keyId)).toBe(100);
+      // Only the hostile page reached a thread.
+      expect(pool.stats).toMatchObject({ busy: 0, queued: 0, started: started + 1 });
+    } finally {
+      door.closeAllConnections();
+      door.close();
+    }
   });
 });

@@ -37,9 +37,10 @@ export type Checked<P> =
 /**
  * Run route `route`'s `compute` on `input` (structured-clonable): on a product thread
  * with a deadline and a heap bound, or inline. Rejects with `ComputeLimitError` when the
- * task hit a bound.
+ * task hit a bound, and with `ComputeCancelledError` when `signal` aborted while the task
+ * still waited for a thread.
  */
-export type Compute = <O>(route: string, input: unknown) => Promise<O>;
+export type Compute = <O>(route: string, input: unknown, signal?: AbortSignal) => Promise<O>;
 
 /** What a route's work needs from the service. */
 export interface WorkContext {

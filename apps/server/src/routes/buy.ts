@@ -11,6 +11,7 @@ import { REGISTRY } from '../registry/index.js';
 import { refusedTarget } from '../registry/shared.js';
 import { challenge, dollars, type Terms } from '../registry/terms.js';
 import type { PriceTier, RouteEntry, WorkOutcome } from '../registry/types.js';
+import { ComputeCancelledError } from '../work/limits.js';
 
 /** The payment terms with the receiving address resolved (the signer's in development). */
 export function termsOf(deps: AppDeps): Terms {
@@ -123,26 +124,36 @@ export function buyRoutes(deps: AppDeps): Router {
     const release = (end: Omit<Finish, 'charged'>) =>
       finish(deps.db, reservation.ledgerId, { ...end, charged: false });
 
-    // 4. The work. Whatever happens, the reservation is committed or released.
+    // 4. The work. Whatever happens, the reservation is committed or released. A call
+    //    whose caller leaves while its product waits for a thread is dropped from the queue.
+    const left = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) left.abort();
+    };
+    res.once('close', onClose);
     let outcome: WorkOutcome;
     try {
       outcome = await route.run(params, {
         fetcher: early?.fetcher ?? deps.fetcher,
-        compute: deps.compute,
+        compute: (name, input) => deps.compute(name, input, left.signal),
         publicBaseUrl: base,
         clock: deps.clock,
         door: 'key',
         metered: reservation.source !== 'unmetered',
       });
     } catch (error) {
+      const cancelled = error instanceof ComputeCancelledError;
       await release({
         outcome: 'failed',
-        error: 'internal_error',
+        error: cancelled ? CLIENT_CLOSED : 'internal_error',
         upstreamStatus: null,
         receiptNonce: null,
       });
+      // Nobody is left to answer.
+      if (cancelled) return;
       throw error;
     } finally {
+      res.off('close', onClose);
       early?.discard();
     }
 

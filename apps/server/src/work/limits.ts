@@ -14,3 +14,11 @@ export class ComputeLimitError extends Error {
     this.limit = limit;
   }
 }
+
+/** A task dropped from the queue because its caller left before a thread took it. */
+export class ComputeCancelledError extends Error {
+  constructor() {
+    super('The caller left before the product ran');
+    this.name = 'ComputeCancelledError';
+  }
+}

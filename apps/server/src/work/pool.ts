@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { REGISTRY } from '../registry/index.js';
 import type { Compute } from '../registry/types.js';
-import { type ComputeLimit, ComputeLimitError } from './limits.js';
+import { ComputeCancelledError, type ComputeLimit, ComputeLimitError } from './limits.js';
 
 /** Where the pool reports threads it had to replace (a pino logger fits). */
 export interface PoolLog {
@@ -28,7 +28,12 @@ export const COMPUTE: ReadonlyMap<string, (input: never) => unknown> = new Map(
 );
 
 /** Run `compute` on the calling thread: for `PRODUCT_THREADS=0` and for in-process tests. */
-export const inlineCompute: Compute = async <O>(route: string, input: unknown): Promise<O> => {
+export const inlineCompute: Compute = async <O>(
+  route: string,
+  input: unknown,
+  signal?: AbortSignal,
+): Promise<O> => {
+  if (signal?.aborted) throw new ComputeCancelledError();
   const compute = COMPUTE.get(route);
   if (compute === undefined) throw new Error(`No compute for route \`${route}\``);
   return compute(input as never) as O;
@@ -39,6 +44,8 @@ interface Job {
   readonly input: unknown;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** Stop watching the caller's signal (once a thread has the job, or it ended). */
+  detach(): void;
 }
 
 /** What a product thread posts back. */
@@ -72,6 +79,7 @@ export class ProductPool {
   readonly #slots: Slot[] = [];
   readonly #queue: Job[] = [];
   #closed = false;
+  #started = 0;
 
   constructor(options: ProductPoolOptions) {
     if (!Number.isInteger(options.threads) || options.threads < 1) {
@@ -81,23 +89,51 @@ export class ProductPool {
     for (let i = 0; i < options.threads; i++) this.#slots.push(this.#spawn());
   }
 
-  /** Threads, and tasks waiting for one. */
-  get stats(): { readonly threads: number; readonly busy: number; readonly queued: number } {
+  /** Threads, tasks running and waiting, and tasks handed to a thread so far. */
+  get stats(): {
+    readonly threads: number;
+    readonly busy: number;
+    readonly queued: number;
+    readonly started: number;
+  } {
     return {
       threads: this.#slots.length,
       busy: this.#slots.filter((slot) => slot.job !== null).length,
       queued: this.#queue.length,
+      started: this.#started,
     };
   }
 
-  /** {@link Compute} on this pool. */
-  readonly compute: Compute = <O>(route: string, input: unknown): Promise<O> =>
+  /**
+   * {@link Compute} on this pool. A task whose `signal` aborts while it waits in the
+   * queue is dropped (its caller left); one a thread already runs goes on to its end.
+   */
+  readonly compute: Compute = <O>(route: string, input: unknown, signal?: AbortSignal) =>
     new Promise<O>((resolve, reject) => {
       if (this.#closed) {
         reject(new Error('The product pool is closed'));
         return;
       }
-      this.#queue.push({ route, input, resolve: resolve as (value: unknown) => void, reject });
+      if (signal?.aborted) {
+        reject(new ComputeCancelledError());
+        return;
+      }
+      const onAbort = () => {
+        const index = this.#queue.indexOf(job);
+        if (index < 0) return;
+        this.#queue.splice(index, 1);
+        job.detach();
+        reject(new ComputeCancelledError());
+      };
+      const job: Job = {
+        route,
+        input,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(job);
       this.#dispatch();
     });
 
@@ -106,7 +142,10 @@ export class ProductPool {
     if (this.#closed) return;
     this.#closed = true;
     const closing = new Error('The product pool is closed');
-    for (const job of this.#queue.splice(0)) job.reject(closing);
+    for (const job of this.#queue.splice(0)) {
+      job.detach();
+      job.reject(closing);
+    }
     await Promise.all(
       this.#slots.map(async (slot) => {
         if (slot.timer !== null) clearTimeout(slot.timer);
@@ -182,6 +221,7 @@ export class ProductPool {
       // A thread that never loaded would fail again at once: fail the waiting tasks, wait.
       if (!slot.ready) {
         for (const waiting of this.#queue.splice(0)) {
+          waiting.detach();
           waiting.reject(new Error('The product threads cannot start'));
         }
         const retry = setTimeout(() => {
@@ -208,7 +248,9 @@ export class ProductPool {
       if (this.#queue.length === 0) return;
       if (!slot.ready || slot.job !== null || slot.stopped !== null) continue;
       const job = this.#queue.shift() as Job;
+      job.detach();
       slot.job = job;
+      this.#started++;
       slot.timer = setTimeout(() => {
         slot.stopped = 'deadline';
         void slot.worker.terminate();
