@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -158,4 +159,17 @@ export function buy(
   const qs = search.toString();
   const test = request(app).get(qs === '' ? path : `${path}?${qs}`);
   return key === null ? test : test.set('authorization', `Bearer ${key}`);
+}
+
+/**
+ * GET `url` on a listening server with the key, and hang up after `afterMs` unless the
+ * answer came first. Resolves once the request has ended either way.
+ */
+export function callAndHangUp(url: string, key: string, afterMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const req = http.get(url, { headers: { authorization: `Bearer ${key}` } });
+    req.on('error', () => resolve());
+    req.on('response', () => resolve());
+    setTimeout(() => req.destroy(), afterMs);
+  });
 }

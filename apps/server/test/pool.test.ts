@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ComputeCancelledError, ComputeLimitError } from '../src/work/limits.js';
 import { COMPUTE, inlineCompute, ProductPool } from '../src/work/pool.js';
 import { testApp } from './helpers.js';
-import { ADMIN_TOKEN, buy, creditsOf, ledgerOf, prepaidKey } from './keys.js';
+import { ADMIN_TOKEN, buy, callAndHangUp, creditsOf, ledgerOf, prepaidKey } from './keys.js';
 import { fixturePage } from './site.js';
 
 /** A pino-shaped logger that keeps what the pool reports. */
@@ -41,6 +41,16 @@ function documentOf(html: string | Uint8Array, url = 'http://pages.test/article'
 const HOSTILE = `<!doctype html><html><body>${'<div>'.repeat(600_000)}x</body></html>`;
 
 const article = documentOf(fixturePage('news-article').body);
+
+/** One product thread with a long deadline, for tests that hold it with the hostile page. */
+function oneThread(): ProductPool {
+  return new ProductPool({
+    threads: 1,
+    deadlineMs: 60_000,
+    heapMb: 1024,
+    logger: recordingLogger(),
+  });
+}
 
 describe('ProductPool', () => {
   const log = recordingLogger();
@@ -147,12 +157,7 @@ describe('ProductPool bounds', () => {
   );
 
   it('drops a waiting task whose caller left, and never starts it', async () => {
-    const pool = new ProductPool({
-      threads: 1,
-      deadlineMs: 60_000,
-      heapMb: 1024,
-      logger: recordingLogger(),
-    });
+    const pool = oneThread();
     try {
       const running = pool.compute('markdown', { doc: documentOf(HOSTILE), params: {} });
       const caller = new AbortController();
@@ -183,12 +188,7 @@ describe('ProductPool bounds', () => {
   }, 60_000);
 
   it('fails queued and running tasks at close, and refuses new ones', async () => {
-    const pool = new ProductPool({
-      threads: 1,
-      deadlineMs: 60_000,
-      heapMb: 1024,
-      logger: recordingLogger(),
-    });
+    const pool = oneThread();
     const running = pool
       .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
       .catch((error: unknown) => error);
@@ -292,16 +292,8 @@ describe('a hostile page through the key door', () => {
       const hostile = buy(t.app, '/buy/markdown', { url: `${base}/deep` }, key.key);
       await new Promise((resolve) => setTimeout(resolve, 50));
       // This caller's page waits behind it; the caller hangs up meanwhile.
-      const left = new Promise<void>((resolve) => {
-        const target = encodeURIComponent(`${base}/article`);
-        const req = http.get(`${doorUrl}/buy/markdown?url=${target}`, {
-          headers: { authorization: `Bearer ${key.key}` },
-        });
-        req.on('error', () => resolve());
-        req.on('response', () => resolve());
-        setTimeout(() => req.destroy(), 100);
-      });
-      await left;
+      const target = encodeURIComponent(`${base}/article`);
+      await callAndHangUp(`${doorUrl}/buy/markdown?url=${target}`, key.key, 100);
       expect((await hostile).status).toBe(503);
       await vi.waitFor(
         async () => {

@@ -8,6 +8,7 @@ import { PrefetchPolicy, prefetching } from '../src/http/prefetch.js';
 import { mintKey } from '../src/metering/keys.js';
 import {
   buy,
+  callAndHangUp,
   creditsOf,
   ledgerOf,
   mintLiveKey,
@@ -233,15 +234,7 @@ describe('the key door with early requests (loopback site)', () => {
       .send({ credits: 100 })
       .expect(200);
     const target = encodeURIComponent(`http://${slowOrigin}/page`);
-    const left = new Promise<void>((resolve) => {
-      const req = http.get(`${base}/buy/fetch?url=${target}`, {
-        headers: { authorization: `Bearer ${key.key}` },
-      });
-      req.on('error', () => resolve());
-      req.on('response', () => resolve());
-      setTimeout(() => req.destroy(), 100);
-    });
-    await left;
+    await callAndHangUp(`${base}/buy/fetch?url=${target}`, key.key, 100);
 
     // The work goes on after the caller left; the call ends released, not charged.
     const deadline = Date.now() + 5000;
