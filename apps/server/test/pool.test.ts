@@ -187,6 +187,21 @@ describe('ProductPool bounds', () => {
     }
   }, 60_000);
 
+  it('closes while its threads still load, once they have loaded', async () => {
+    const pool = new ProductPool({
+      threads: 2,
+      deadlineMs: 60_000,
+      heapMb: 1024,
+      logger: recordingLogger(),
+    });
+    const waiting = pool
+      .compute('markdown', { doc: article, params: {} })
+      .catch((error: unknown) => error);
+    await pool.close();
+    expect(await waiting).toMatchObject({ message: 'The product pool is closed' });
+    expect(pool.stats).toMatchObject({ busy: 0, queued: 0, started: 0 });
+  });
+
   it('fails queued and running tasks at close, and refuses new ones', async () => {
     const pool = oneThread();
     const running = pool

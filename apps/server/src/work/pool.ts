@@ -58,6 +58,9 @@ type Reply =
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Settles once the thread has loaded or exited. */
+  loaded: Promise<void>;
+  markLoaded(): void;
   job: Job | null;
   timer: NodeJS.Timeout | null;
   /** The limit that stopped the current job, reported when the thread exits. */
@@ -66,6 +69,12 @@ interface Slot {
 
 /** How long a thread that failed to load waits before the next try. */
 const RESPAWN_BACKOFF_MS = 1_000;
+/** How long {@link ProductPool.close} waits for a thread that is still loading. */
+const LOAD_WAIT_MS = 10_000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
 
 /**
  * The products' threads (`worker_threads`): route `compute` functions run here, off the
@@ -151,15 +160,24 @@ export class ProductPool {
         if (slot.timer !== null) clearTimeout(slot.timer);
         slot.job?.reject(closing);
         slot.job = null;
+        // Never stop a thread while it is still loading its modules: Node 20 can abort the
+        // whole process when a worker is terminated in the middle of module evaluation.
+        await Promise.race([slot.loaded, delay(LOAD_WAIT_MS)]);
         await slot.worker.terminate();
       }),
     );
   }
 
   #spawn(): Slot {
+    let markLoaded = () => {};
+    const loaded = new Promise<void>((resolve) => {
+      markLoaded = resolve;
+    });
     const slot: Slot = {
       worker: startWorker(this.#options.heapMb),
       ready: false,
+      loaded,
+      markLoaded,
       job: null,
       timer: null,
       stopped: null,
@@ -174,6 +192,7 @@ export class ProductPool {
     worker.on('message', (reply: Reply) => {
       if (reply.kind === 'ready') {
         slot.ready = true;
+        slot.markLoaded();
         this.#dispatch();
         return;
       }
@@ -201,6 +220,7 @@ export class ProductPool {
       );
     });
     worker.on('exit', () => {
+      slot.markLoaded();
       const job = this.#take(slot);
       if (job !== null) {
         job.reject(
