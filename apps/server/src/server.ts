@@ -14,7 +14,8 @@ import { sweepAbandoned } from './metering/store.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
 import { nativePersonalSign } from './signing.js';
-import { inlineCompute, ProductPool } from './work/pool.js';
+import { inlineCompute } from './work/compute.js';
+import { ProductPool } from './work/pool.js';
 
 /** Largest request head accepted (request line and headers). */
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;

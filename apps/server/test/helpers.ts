@@ -10,7 +10,7 @@ import { type Database, openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { registerSigner } from '../src/db/signer-keys.js';
 import { Settlements } from '../src/metering/settlements.js';
-import { inlineCompute } from '../src/work/pool.js';
+import { inlineCompute } from '../src/work/compute.js';
 
 /** PostgreSQL when DATABASE_URL is set (CI), else in-memory PGlite. */
 export const DATABASE_URL = process.env.DATABASE_URL?.trim() || null;

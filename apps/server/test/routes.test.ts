@@ -14,7 +14,8 @@ import { readParams } from '../src/http/params.js';
 import { REGISTRY } from '../src/registry/index.js';
 import type { ChargeRule, JsonSchema, RouteEntry } from '../src/registry/types.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { inlineCompute, ProductPool } from '../src/work/pool.js';
+import { inlineCompute } from '../src/work/compute.js';
+import { ProductPool } from '../src/work/pool.js';
 import { DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import {
   ADMIN_TOKEN,

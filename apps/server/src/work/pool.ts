@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import { REGISTRY } from '../registry/index.js';
 import type { Compute } from '../registry/types.js';
 import { ComputeCancelledError, type ComputeLimit, ComputeLimitError } from './limits.js';
 
@@ -19,25 +18,6 @@ export interface ProductPoolOptions {
   readonly heapMb: number;
   readonly logger: PoolLog;
 }
-
-/** Every route's `compute`, by route name: what a product thread and {@link inlineCompute} run. */
-export const COMPUTE: ReadonlyMap<string, (input: never) => unknown> = new Map(
-  REGISTRY.flatMap((route) =>
-    route.compute === undefined ? [] : [[route.name, route.compute] as const],
-  ),
-);
-
-/** Run `compute` on the calling thread: for `PRODUCT_THREADS=0` and for in-process tests. */
-export const inlineCompute: Compute = async <O>(
-  route: string,
-  input: unknown,
-  signal?: AbortSignal,
-): Promise<O> => {
-  if (signal?.aborted) throw new ComputeCancelledError();
-  const compute = COMPUTE.get(route);
-  if (compute === undefined) throw new Error(`No compute for route \`${route}\``);
-  return compute(input as never) as O;
-};
 
 interface Job {
   readonly route: string;
@@ -270,7 +250,6 @@ export class ProductPool {
       const job = this.#queue.shift() as Job;
       job.detach();
       slot.job = job;
-      this.#started++;
       slot.timer = setTimeout(() => {
         slot.stopped = 'deadline';
         void slot.worker.terminate();
@@ -278,6 +257,7 @@ export class ProductPool {
       slot.timer.unref();
       try {
         slot.worker.postMessage({ route: job.route, input: job.input });
+        this.#started++;
       } catch (error) {
         // Input that cannot be cloned: the task's fault, not the thread's.
         this.#take(slot);

@@ -4,16 +4,14 @@
  * message, so one bad input never costs the thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { COMPUTE } from './pool.js';
+import { runCompute } from './compute.js';
 
 const port = parentPort;
 if (port === null) throw new Error('product-worker runs as a worker thread');
 
 port.on('message', ({ route, input }: { route: string; input: unknown }) => {
   try {
-    const compute = COMPUTE.get(route);
-    if (compute === undefined) throw new Error(`No compute for route \`${route}\``);
-    port.postMessage({ kind: 'done', value: compute(input as never) });
+    port.postMessage({ kind: 'done', value: runCompute(route, input) });
   } catch (error) {
     const { message, stack } = error instanceof Error ? error : new Error(String(error));
     port.postMessage({ kind: 'threw', message, stack });

@@ -109,7 +109,12 @@ export const diffRoute: RouteEntry<DiffParams> = {
     const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
     if (!page.ok) return failedPage(page, false);
     const { doc } = page;
-    const run = await computed<ReturnType<typeof diffText>>(context, 'diff', { doc, params }, doc);
+    const run = await computed<ReturnType<typeof diffText>>(
+      context,
+      diffRoute.name,
+      { doc, params },
+      doc,
+    );
     if (!run.ok) return run.outcome;
     const result = run.value;
     if (!result.ok) {

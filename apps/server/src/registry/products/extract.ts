@@ -113,7 +113,7 @@ export const extractRoute: RouteEntry<ExtractParams> = {
     };
     const run = await computed<{ result: ReturnType<typeof extract>; kind: string }>(
       context,
-      'extract',
+      extractRoute.name,
       { doc, params },
       doc,
     );

@@ -125,7 +125,7 @@ export const fetchRoute: RouteEntry<FetchParams> = {
     const { doc } = page;
     const run = await computed<ReturnType<typeof extractText>>(
       context,
-      'fetch',
+      fetchRoute.name,
       { doc, params },
       doc,
     );

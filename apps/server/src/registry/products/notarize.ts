@@ -93,7 +93,7 @@ export const notarizeRoute: RouteEntry<NotarizeParams> = {
     const { doc } = page;
     const run = await computed<ReturnType<typeof notarize>>(
       context,
-      'notarize',
+      notarizeRoute.name,
       { doc, baseUrl: context.publicBaseUrl },
       doc,
     );
