@@ -205,6 +205,27 @@ export async function computed<O>(
   }
 }
 
+/**
+ * Fetch `url` and run route `route`'s `compute` on the page: the start of every route
+ * that reads one page and answers a failed fetch as delivered `ok:false` (charged or
+ * not by its rule). `input` builds the compute's input from the fetched document.
+ */
+export async function fetchAndCompute<O>(
+  context: Pick<WorkContext, 'fetcher' | 'compute'>,
+  url: string,
+  route: string,
+  input: (doc: FetchedDocument) => unknown,
+): Promise<
+  | { readonly ok: true; readonly doc: FetchedDocument; readonly value: O }
+  | { readonly ok: false; readonly outcome: WorkOutcome }
+> {
+  const page = pageFrom(await context.fetcher.fetch(url), url);
+  if (!page.ok) return { ok: false, outcome: failedPage(page, false) };
+  const { doc } = page;
+  const run = await computed<O>(context, route, input(doc), doc);
+  return run.ok ? { ok: true, doc, value: run.value } : run;
+}
+
 /** A successful answer: the body, and the text and envelope its receipt signs. */
 export function signedAnswer(body: Record<string, unknown>, sign: Signable): WorkOutcome {
   return { kind: 'delivered', ok: true, body, sign, error: null, upstreamStatus: sign.status };

@@ -4,14 +4,12 @@ import { toMarkdown } from '@storefront/markdown';
 import { extractText } from '@storefront/text';
 import {
   BOOLEAN,
-  computed,
   enumParam,
-  failedPage,
   failedProduct,
+  fetchAndCompute,
   INTEGER,
   ISO_TIME,
   NULLABLE_STRING,
-  pageFrom,
   paramsSchema,
   record,
   responseSchema,
@@ -106,17 +104,14 @@ export const diffRoute: RouteEntry<DiffParams> = {
     });
   },
   async run(params, context) {
-    const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
-    if (!page.ok) return failedPage(page, false);
-    const { doc } = page;
-    const run = await computed<ReturnType<typeof diffText>>(
+    const run = await fetchAndCompute<ReturnType<typeof diffText>>(
       context,
+      params.url,
       diffRoute.name,
-      { doc, params },
-      doc,
+      (doc) => ({ doc, params }),
     );
     if (!run.ok) return run.outcome;
-    const result = run.value;
+    const { doc, value: result } = run;
     if (!result.ok) {
       return failedProduct(doc, result.error, result.message, false, {
         bytes: doc.bytes.length,

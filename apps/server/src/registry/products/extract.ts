@@ -4,15 +4,13 @@ import { loadHtml } from '@storefront/html';
 import {
   BOOLEAN,
   checked,
-  computed,
   enumParam,
-  failedPage,
   failedProduct,
+  fetchAndCompute,
   INTEGER,
   ISO_TIME,
   NULLABLE_STRING,
   onePrice,
-  pageFrom,
   paramsSchema,
   responseSchema,
   STRING,
@@ -101,9 +99,15 @@ export const extractRoute: RouteEntry<ExtractParams> = {
     return { result, kind: loaded.ok ? loaded.page.kind : 'html' };
   },
   async run(params, context) {
-    const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
-    if (!page.ok) return failedPage(page, false);
-    const { doc } = page;
+    const run = await fetchAndCompute<{ result: ReturnType<typeof extract>; kind: string }>(
+      context,
+      params.url,
+      extractRoute.name,
+      (doc) => ({ doc, params }),
+    );
+    if (!run.ok) return run.outcome;
+    const { doc } = run;
+    const { result, kind } = run.value;
     const common = {
       bytes: doc.bytes.length,
       contentType: doc.contentType,
@@ -111,14 +115,6 @@ export const extractRoute: RouteEntry<ExtractParams> = {
       redirects: [...doc.redirects],
       fetchedAt: doc.fetchedAt,
     };
-    const run = await computed<{ result: ReturnType<typeof extract>; kind: string }>(
-      context,
-      extractRoute.name,
-      { doc, params },
-      doc,
-    );
-    if (!run.ok) return run.outcome;
-    const { result, kind } = run.value;
     if (!result.ok) return failedProduct(doc, result.error, result.message, false, common);
     const { data } = result;
     const body: Record<string, unknown> = {

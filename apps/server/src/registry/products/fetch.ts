@@ -3,13 +3,11 @@ import { extractText, parseFetchExtract } from '@storefront/text';
 import {
   BOOLEAN,
   checked,
-  computed,
   enumParam,
-  failedPage,
   failedProduct,
+  fetchAndCompute,
   INTEGER,
   NULLABLE_STRING,
-  pageFrom,
   paramsSchema,
   responseSchema,
   STRING,
@@ -120,17 +118,14 @@ export const fetchRoute: RouteEntry<FetchParams> = {
       ...(params.extract === undefined ? {} : { extract: params.extract }),
     }),
   async run(params, context) {
-    const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
-    if (!page.ok) return failedPage(page, false);
-    const { doc } = page;
-    const run = await computed<ReturnType<typeof extractText>>(
+    const run = await fetchAndCompute<ReturnType<typeof extractText>>(
       context,
+      params.url,
       fetchRoute.name,
-      { doc, params },
-      doc,
+      (doc) => ({ doc, params }),
     );
     if (!run.ok) return run.outcome;
-    const result = run.value;
+    const { doc, value: result } = run;
     const common = { contentType: doc.contentType, bytes: doc.bytes.length };
     if (!result.ok) {
       return failedProduct(doc, result.error, result.message, false, {

@@ -2,12 +2,10 @@ import type { FetchedDocument } from '@storefront/core';
 import { checkNotarizeParams, INLINE_SOURCE, notarize } from '@storefront/notarize';
 import { extractText } from '@storefront/text';
 import {
-  computed,
-  failedPage,
   failedProduct,
+  fetchAndCompute,
   INTEGER,
   ISO_TIME,
-  pageFrom,
   paramsSchema,
   record,
   responseSchema,
@@ -88,17 +86,14 @@ export const notarizeRoute: RouteEntry<NotarizeParams> = {
       if (!result.ok) throw new Error(`notarize refused checked content: ${result.error}`);
       return delivered(INLINE_SOURCE, 200, witnessedAt, result.text, result.data);
     }
-    const page = pageFrom(await context.fetcher.fetch(params.url), params.url);
-    if (!page.ok) return failedPage(page, false);
-    const { doc } = page;
-    const run = await computed<ReturnType<typeof notarize>>(
+    const run = await fetchAndCompute<ReturnType<typeof notarize>>(
       context,
+      params.url,
       notarizeRoute.name,
-      { doc, baseUrl: context.publicBaseUrl },
-      doc,
+      (doc) => ({ doc, baseUrl: context.publicBaseUrl }),
     );
     if (!run.ok) return run.outcome;
-    const result = run.value;
+    const { doc, value: result } = run;
     if (!result.ok) {
       return failedProduct(doc, result.error, result.message, false);
     }
