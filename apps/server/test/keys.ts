@@ -16,6 +16,8 @@ export interface RouteApp {
   readonly app: Express;
   readonly signerAddress: string;
   readonly publicBaseUrl: string;
+  /** The app's product threads. */
+  readonly pool: ProductPool;
   dispose(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function routeApp(site: Site, alsoAllow: readonly string[] = []): P
     app,
     signerAddress: t.signer.address,
     publicBaseUrl: t.deps.config.publicBaseUrl,
+    pool,
     async dispose() {
       await pool.close();
       await fetcher.close();

@@ -545,49 +545,6 @@ describe('the route table', () => {
     }
   });
 
-  it('names in `prefetch` exactly the requests the work of each route starts with', async () => {
-    const fetcher = createFetcher({ testOnlyAllow: site.allow });
-    try {
-      const inline = { route: 'notarize', query: { content: 'hello' } };
-      const calls = [
-        ...REGISTRY.map((route) => ({ route: route.name, query: caseOf(route).success })),
-        inline,
-      ];
-      for (const call of calls) {
-        const route = REGISTRY.find((r) => r.name === call.route) as RouteEntry<never>;
-        const read = readParams(route, call.query);
-        if (!read.ok) throw new Error(`${route.path}: ${JSON.stringify(read.details)}`);
-        const asked: { url: string; init: unknown }[] = [];
-        const recording = {
-          fetch(url: string, init?: FetchInit) {
-            asked.push({ url, init });
-            return fetcher.fetch(url, init);
-          },
-          close: () => Promise.resolve(),
-        };
-        await route.run(read.params, {
-          fetcher: recording,
-          compute: inlineCompute,
-          publicBaseUrl: t.publicBaseUrl,
-          clock: () => new Date(),
-          door: 'key',
-          metered: true,
-        });
-        const early = route.prefetch(read.params);
-        const first = asked.slice(0, early.length);
-        expect([route.path, first.map((a) => a.url).sort()]).toStrictEqual([
-          route.path,
-          [...early].sort(),
-        ]);
-        expect(first.every((a) => a.init === undefined)).toBe(true);
-        if (call === inline) expect(asked).toStrictEqual([]);
-        else expect(early.length).toBeGreaterThan(0);
-      }
-    } finally {
-      await fetcher.close();
-    }
-  });
-
   it('answers every route the same from product threads as inline, byte for byte', async () => {
     const fetcher = createFetcher({ testOnlyAllow: site.allow });
     const pool = new ProductPool({

@@ -63,7 +63,6 @@ export function documentRoute<P extends { readonly url: string }, D>(
     ),
     check: spec.check,
     priceFor: () => spec.price,
-    prefetch: (params) => [params.url],
     ...(spec.headOnly
       ? {}
       : {

@@ -108,11 +108,6 @@ export interface RouteEntry<P = unknown> {
   /** The price point these params select (DESIGN §4, `/buy/fetch` tiers). */
   priceFor(params: P): PriceTier;
   /**
-   * The URLs `run` fetches first (plain GETs, exactly as it asks for them), so the key
-   * door can start them while it admits the key; empty when the work fetches nothing.
-   */
-  prefetch(params: P): readonly string[];
-  /**
    * The CPU-bound part of the work (parsing and the product), a pure function of
    * structured-clonable input: `run` hands it to `context.compute`, which runs it on a
    * product thread. Absent when the work has nothing heavy to do.

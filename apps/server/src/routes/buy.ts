@@ -1,9 +1,10 @@
 import { finished } from 'node:stream';
+import type { Attestation } from '@storefront/attest';
 import { StorefrontError } from '@storefront/core';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../app.js';
+import { EarlyStart } from '../http/early-start.js';
 import { readParams } from '../http/params.js';
-import { PrefetchPolicy, prefetching } from '../http/prefetch.js';
 import { bearerKey, hashKey } from '../metering/keys.js';
 import { type Admission, type AdmittedKey, admit, type Finish, finish } from '../metering/store.js';
 import { creditsFor, tierPlans } from '../metering/tiers.js';
@@ -32,13 +33,64 @@ export function isCharged(route: RouteEntry<never>, outcome: WorkOutcome): boole
 /** The ledger's `error` for a call whose caller left before its answer was written. */
 const CLIENT_CLOSED = 'client_closed';
 
+/** How a call's work ended: its outcome and receipt, or what it threw. */
+type Done =
+  | { readonly ok: true; readonly outcome: WorkOutcome; readonly attestation: Attestation | null }
+  | { readonly ok: false; readonly error: unknown };
+
+/** A call's work under way: the route's run, then the receipt's signature. */
+interface Work {
+  /** The `metered` the work was started with (it shows in some answers). */
+  readonly metered: boolean;
+  /** Settles when the work is done; never rejects. */
+  readonly done: Promise<Done>;
+  /** Give the work up: a product still waiting for a thread is dropped, nothing is signed. */
+  stop(): void;
+}
+
 /** One Express route per registry entry: params → key door → reserve → work → sign → settle. */
 export function buyRoutes(deps: AppDeps): Router {
   const router = Router();
   const plans = tierPlans(deps.config.enterprisePerMinute);
   const terms = termsOf(deps);
   const base = deps.config.publicBaseUrl;
-  const prefetchPolicy = new PrefetchPolicy();
+  const earlyStart = new EarlyStart();
+
+  /** Start the work of one call of `route`; `left` aborts when its caller hangs up. */
+  const work = (
+    route: RouteEntry<never>,
+    params: never,
+    metered: boolean,
+    left: AbortSignal,
+  ): Work => {
+    const stopped = new AbortController();
+    const signal = AbortSignal.any([left, stopped.signal]);
+    const done = (async (): Promise<Done> => {
+      try {
+        const outcome = await route.run(params, {
+          fetcher: deps.fetcher,
+          compute: (name, input) => deps.compute(name, input, signal),
+          publicBaseUrl: base,
+          clock: deps.clock,
+          door: 'key',
+          metered,
+        });
+        // Nobody will read an answer given up on: no signature for it.
+        if (signal.aborted || outcome.kind !== 'delivered' || outcome.sign === null) {
+          return { ok: true, outcome, attestation: null };
+        }
+        const { text, url, status, fetchedAt } = outcome.sign;
+        return {
+          ok: true,
+          outcome,
+          attestation: deps.signer.sign(text, { url, status, fetchedAt }),
+        };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    })();
+    return { metered, done, stop: () => stopped.abort() };
+  };
 
   // One route and a map: a paid call matches one layer, whatever the catalog's size.
   const routes = new Map(REGISTRY.map((route) => [route.path.slice('/buy/'.length), route]));
@@ -72,13 +124,22 @@ export function buyRoutes(deps: AppDeps): Router {
       throw new StorefrontError('invalid_key', invalidKeyMessage(bearer, null));
     }
 
-    // 3. The key, its rate window and the reservation: one atomic statement. A key this
-    //    instance admitted moments ago has its page requested meanwhile; nothing else
-    //    of the work starts before the reservation.
+    // 3. The key, its rate window and the reservation: one atomic statement. For a key
+    //    this instance admitted moments ago, the work starts meanwhile; nothing of it
+    //    reaches the caller before the reservation.
     const keyHash = hashKey(bearer.key);
-    const first = route.prefetch(params);
-    const early =
-      first.length > 0 && prefetchPolicy.begin(keyHash) ? prefetching(deps.fetcher, first) : null;
+    const left = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) left.abort();
+    };
+    res.once('close', onClose);
+    const trusted = earlyStart.begin(keyHash);
+    const early = trusted === null ? null : work(route, params, trusted.metered, left.signal);
+    /** Stop the early work, if any: its answer will never be used. */
+    const dropEarly = () => {
+      early?.stop();
+      res.off('close', onClose);
+    };
     let admission: Admission;
     try {
       admission = await admit(deps.db, {
@@ -90,13 +151,17 @@ export function buyRoutes(deps: AppDeps): Router {
         plans,
       });
     } catch (error) {
-      early?.discard();
-      prefetchPolicy.settle(keyHash, early !== null, false);
+      dropEarly();
+      earlyStart.settle(keyHash, early !== null, null);
       throw error;
     }
-    const paid = admission.kind === 'reserved' && admission.key.tier !== 'sandbox';
-    prefetchPolicy.settle(keyHash, early !== null, paid);
-    if (admission.kind !== 'reserved') early?.discard();
+    const metered = admission.kind === 'reserved' && admission.source !== 'unmetered';
+    earlyStart.settle(
+      keyHash,
+      early !== null,
+      admission.kind === 'reserved' && admission.key.tier !== 'sandbox' ? { metered } : null,
+    );
+    if (admission.kind !== 'reserved') dropEarly();
 
     if (admission.kind === 'unknown' || admission.kind === 'revoked') {
       throw new StorefrontError(
@@ -124,25 +189,19 @@ export function buyRoutes(deps: AppDeps): Router {
     const release = (end: Omit<Finish, 'charged'>) =>
       finish(deps.db, reservation.ledgerId, { ...end, charged: false });
 
-    // 4. The work. Whatever happens, the reservation is committed or released. A call
-    //    whose caller leaves while its product waits for a thread is dropped from the queue.
-    const left = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) left.abort();
-    };
-    res.once('close', onClose);
-    let outcome: WorkOutcome;
-    try {
-      outcome = await route.run(params, {
-        fetcher: early?.fetcher ?? deps.fetcher,
-        compute: (name, input) => deps.compute(name, input, left.signal),
-        publicBaseUrl: base,
-        clock: deps.clock,
-        door: 'key',
-        metered: reservation.source !== 'unmetered',
-      });
-    } catch (error) {
-      const cancelled = error instanceof ComputeCancelledError;
+    // 4. The work (started early, or now) and its receipt. Whatever happens, the
+    //    reservation is committed or released. A call whose caller leaves while its
+    //    product waits for a thread is dropped from the queue.
+    let current = early;
+    if (current !== null && current.metered !== metered) {
+      // The key's plan changed since its last call: the early answer would misstate it.
+      current.stop();
+      current = null;
+    }
+    const done = await (current ?? work(route, params, metered, left.signal)).done;
+    res.off('close', onClose);
+    if (!done.ok) {
+      const cancelled = done.error instanceof ComputeCancelledError;
       await release({
         outcome: 'failed',
         error: cancelled ? CLIENT_CLOSED : 'internal_error',
@@ -151,11 +210,9 @@ export function buyRoutes(deps: AppDeps): Router {
       });
       // Nobody is left to answer.
       if (cancelled) return;
-      throw error;
-    } finally {
-      res.off('close', onClose);
-      early?.discard();
+      throw done.error;
     }
+    const { outcome, attestation } = done;
 
     if (outcome.kind === 'undeliverable') {
       await release({
@@ -169,7 +226,7 @@ export function buyRoutes(deps: AppDeps): Router {
     }
 
     // The caller left while the work ran: nothing can be delivered, so nothing is charged.
-    if (res.destroyed) {
+    if (res.destroyed || left.signal.aborted) {
       await release({
         outcome: 'failed',
         error: CLIENT_CLOSED,
@@ -179,18 +236,9 @@ export function buyRoutes(deps: AppDeps): Router {
       return;
     }
 
-    // 5. Sign and answer. A free answer gives the reservation back first, so the
-    //    balance is right by the time the caller reads the answer; a charged one is
-    //    committed once the whole answer has been written, and released if the caller
-    //    left before that.
-    const attestation =
-      outcome.sign === null
-        ? null
-        : deps.signer.sign(outcome.sign.text, {
-            url: outcome.sign.url,
-            status: outcome.sign.status,
-            fetchedAt: outcome.sign.fetchedAt,
-          });
+    // 5. Answer. A free answer gives the reservation back first, so the balance is
+    //    right by the time the caller reads the answer; a charged one is committed once
+    //    the whole answer has been written, and released if the caller left before that.
     const receiptNonce = attestation?.nonce ?? null;
     const { error, upstreamStatus } = outcome;
     const body = attestation === null ? outcome.body : { ...outcome.body, attestation };

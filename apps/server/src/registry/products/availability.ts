@@ -70,7 +70,6 @@ export const availabilityRoute: RouteEntry<UrlParams> = {
   check: (query) =>
     checked([urlProblem('url', query.url ?? '')], () => ({ url: query.url as string })),
   priceFor: () => availabilityRoute.prices[0] as (typeof availabilityRoute.prices)[0],
-  prefetch: (params) => [params.url],
   async run(params, context) {
     const fetchedAt = context.clock().toISOString();
     const outcome = await context.fetcher.fetch(params.url);

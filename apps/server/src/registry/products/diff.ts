@@ -92,7 +92,6 @@ export const diffRoute: RouteEntry<DiffParams> = {
     };
   },
   priceFor: () => diffRoute.prices[0] as (typeof diffRoute.prices)[0],
-  prefetch: (params) => [params.url],
   // The page text in the requested format; a body that is not a page is compared as it is.
   compute: ({ doc, params }: { doc: FetchedDocument; params: DiffParams }) => {
     const extracted = params.format === 'markdown' ? toMarkdown(doc) : extractText(doc);

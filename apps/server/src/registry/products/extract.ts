@@ -91,7 +91,6 @@ export const extractRoute: RouteEntry<ExtractParams> = {
     );
   },
   priceFor: () => extractRoute.prices[0] as (typeof extractRoute.prices)[0],
-  prefetch: (params) => [params.url],
   // The product, and the page kind the answer reports from the same parse.
   compute: ({ doc, params }: { doc: FetchedDocument; params: ExtractParams }) => {
     const result = extract(doc, { schema: params.schema, format: params.format });

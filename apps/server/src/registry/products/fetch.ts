@@ -110,7 +110,6 @@ export const fetchRoute: RouteEntry<FetchParams> = {
     if (params.format === 'markdown' || params.links) return PRICES[1] as PriceTier;
     return PRICES[0] as PriceTier;
   },
-  prefetch: (params) => [params.url],
   compute: ({ doc, params }: { doc: FetchedDocument; params: FetchParams }) =>
     extractText(doc, {
       format: params.format,

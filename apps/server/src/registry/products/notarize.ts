@@ -71,7 +71,6 @@ export const notarizeRoute: RouteEntry<NotarizeParams> = {
       : { ok: true, params: { url: query.url as string } };
   },
   priceFor: () => notarizeRoute.prices[0] as (typeof notarizeRoute.prices)[0],
-  prefetch: (params) => ('url' in params ? [params.url] : []),
   // A page's receipt: the spec notarizes its cleaned text; a body that is not a page is
   // hashed as it is. Inline content is a sha256 of at most 256 KB and stays inline.
   compute: ({ doc, baseUrl }: { doc: FetchedDocument; baseUrl: string }) => {

@@ -129,7 +129,6 @@ export const robotsRoute: RouteEntry<RobotsParams> = {
     );
   },
   priceFor: () => robotsRoute.prices[0] as (typeof robotsRoute.prices)[0],
-  prefetch: (params) => auditFileUrls(params),
   async run(params, context) {
     const fetchedAt = context.clock().toISOString();
     // The three files are read concurrently; each outcome is a safe-fetch result.

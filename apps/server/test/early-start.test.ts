@@ -1,132 +1,96 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Fetcher, FetchInit, SafeFetchResult } from '@storefront/safe-fetch';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrefetchPolicy, prefetching } from '../src/http/prefetch.js';
+import { EarlyStart } from '../src/http/early-start.js';
 import { mintKey } from '../src/metering/keys.js';
 import {
   buy,
   callAndHangUp,
   creditsOf,
+  enterpriseKey,
   ledgerOf,
   mintLiveKey,
   prepaidKey,
   type RouteApp,
   routeApp,
+  setTier,
 } from './keys.js';
 import { type Site, startSite } from './site.js';
 
 const LIMITS = { trustMs: 1000, perKey: 2, maxKeys: 3 };
+const PAID = { metered: true };
+const STARTED = { metered: true };
 
-describe('PrefetchPolicy', () => {
+describe('EarlyStart', () => {
   it('trusts a key only after a paid admission, and only for a while', () => {
     let now = 0;
-    const policy = new PrefetchPolicy(LIMITS, () => now);
-    expect(policy.begin('a')).toBe(false);
-    policy.settle('a', false, true);
-    expect(policy.begin('a')).toBe(true);
-    policy.settle('a', true, true);
+    const policy = new EarlyStart(LIMITS, () => now);
+    expect(policy.begin('a')).toBe(null);
+    policy.settle('a', false, PAID);
+    expect(policy.begin('a')).toStrictEqual(STARTED);
+    policy.settle('a', true, PAID);
     now = 999;
-    expect(policy.begin('a')).toBe(true);
-    policy.settle('a', true, true);
+    expect(policy.begin('a')).toStrictEqual(STARTED);
+    policy.settle('a', true, PAID);
     now = 999 + 1000;
-    expect(policy.begin('a')).toBe(false);
+    expect(policy.begin('a')).toBe(null);
     expect(policy.size).toBe(0);
   });
 
-  it('lets at most `perKey` calls of one key wait for admission with a request out', () => {
-    const policy = new PrefetchPolicy(LIMITS, () => 0);
-    policy.settle('a', false, true);
+  it('remembers whether the last paid admission was metered', () => {
+    const policy = new EarlyStart(LIMITS, () => 0);
+    policy.settle('a', false, { metered: false });
+    expect(policy.begin('a')).toStrictEqual({ metered: false });
+    policy.settle('a', true, { metered: true });
+    expect(policy.begin('a')).toStrictEqual({ metered: true });
+  });
+
+  it('lets at most `perKey` calls of one key wait for admission with work started', () => {
+    const policy = new EarlyStart(LIMITS, () => 0);
+    policy.settle('a', false, PAID);
     expect([policy.begin('a'), policy.begin('a'), policy.begin('a')]).toStrictEqual([
-      true,
-      true,
-      false,
+      STARTED,
+      STARTED,
+      null,
     ]);
-    policy.settle('a', true, true);
-    expect(policy.begin('a')).toBe(true);
-    policy.settle('b', false, true);
-    expect(policy.begin('b')).toBe(true);
+    policy.settle('a', true, PAID);
+    expect(policy.begin('a')).toStrictEqual(STARTED);
+    policy.settle('b', false, PAID);
+    expect(policy.begin('b')).toStrictEqual(STARTED);
   });
 
   it('stops trusting a key at its first refusal, and never trusts an unpaid admission', () => {
-    const policy = new PrefetchPolicy(LIMITS, () => 0);
-    policy.settle('a', false, true);
-    expect(policy.begin('a')).toBe(true);
-    expect(policy.begin('a')).toBe(true);
-    policy.settle('a', true, false);
-    expect(policy.begin('a')).toBe(false);
+    const policy = new EarlyStart(LIMITS, () => 0);
+    policy.settle('a', false, PAID);
+    expect(policy.begin('a')).toStrictEqual(STARTED);
+    expect(policy.begin('a')).toStrictEqual(STARTED);
+    policy.settle('a', true, null);
+    expect(policy.begin('a')).toBe(null);
     // The other call already out still settles; it does not restore the trust.
-    policy.settle('a', true, false);
-    expect(policy.begin('a')).toBe(false);
-    policy.settle('sandbox', false, false);
-    expect(policy.begin('sandbox')).toBe(false);
+    policy.settle('a', true, null);
+    expect(policy.begin('a')).toBe(null);
+    policy.settle('sandbox', false, null);
+    expect(policy.begin('sandbox')).toBe(null);
   });
 
   it('forgets the least recently admitted key beyond `maxKeys`', () => {
-    const policy = new PrefetchPolicy(LIMITS, () => 0);
-    for (const key of ['a', 'b', 'c']) policy.settle(key, false, true);
-    policy.settle('a', false, true);
-    policy.settle('d', false, true);
+    const policy = new EarlyStart(LIMITS, () => 0);
+    for (const key of ['a', 'b', 'c']) policy.settle(key, false, PAID);
+    policy.settle('a', false, PAID);
+    policy.settle('d', false, PAID);
     expect(policy.size).toBe(3);
     expect(['a', 'b', 'c', 'd'].map((key) => policy.begin(key))).toStrictEqual([
-      true,
-      false,
-      true,
-      true,
+      STARTED,
+      null,
+      STARTED,
+      STARTED,
     ]);
   });
 });
 
-describe('prefetching', () => {
-  /** A fetcher that answers every call with a fresh failure naming the call's number. */
-  function counting() {
-    const calls: { url: string; init: FetchInit | undefined }[] = [];
-    const fetcher: Fetcher = {
-      fetch(url, init) {
-        calls.push({ url, init });
-        return Promise.resolve({
-          ok: false,
-          error: 'connection_refused',
-          message: `call ${calls.length}`,
-          redirects: [],
-        } satisfies SafeFetchResult);
-      },
-      close: () => Promise.resolve(),
-    };
-    return { calls, fetcher };
-  }
-
-  it('starts each URL once and hands it to the first plain fetch of that URL', async () => {
-    const { calls, fetcher } = counting();
-    const early = prefetching(fetcher, ['http://a.test/', 'http://b.test/', 'http://a.test/']);
-    expect(calls.map((c) => c.url)).toStrictEqual(['http://a.test/', 'http://b.test/']);
-    const first = await early.fetcher.fetch('http://a.test/');
-    expect(first).toMatchObject({ ok: false, message: 'call 1' });
-    // A second fetch of the URL, one with options, and another URL go out as asked.
-    const again = await early.fetcher.fetch('http://a.test/');
-    const head = await early.fetcher.fetch('http://b.test/', { method: 'HEAD' });
-    const other = await early.fetcher.fetch('http://c.test/');
-    expect([again, head, other].map((r) => (r.ok ? '' : r.message))).toStrictEqual([
-      'call 3',
-      'call 4',
-      'call 5',
-    ]);
-    expect(calls[3]?.init).toStrictEqual({ method: 'HEAD' });
-    expect(await early.fetcher.fetch('http://b.test/')).toMatchObject({ message: 'call 2' });
-  });
-
-  it('drops what nobody took once discarded', async () => {
-    const { calls, fetcher } = counting();
-    const early = prefetching(fetcher, ['http://a.test/']);
-    early.discard();
-    expect(await early.fetcher.fetch('http://a.test/')).toMatchObject({ message: 'call 2' });
-    expect(calls).toHaveLength(2);
-  });
-});
-
-describe('the key door with early requests (loopback site)', () => {
+describe('the key door with early work (loopback site)', () => {
   let site: Site;
   let slow: http.Server;
   let slowOrigin: string;
@@ -224,6 +188,44 @@ describe('the key door with early requests (loopback site)', () => {
     if (served === 5) expect(statuses[5]).toBe(429);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(hitsOf(page)).toBe(start + served);
+  });
+
+  it("never hands a refused call's page to a product thread when it arrives after the refusal", async () => {
+    // Credits for one markdown call (5 credits) of a page that takes 400 ms.
+    const key = await prepaidKey(t.app, 5);
+    const target = { url: `http://${slowOrigin}/page` };
+    const first = await buy(t.app, '/buy/markdown', target, key.key);
+    expect(first.status).toBe(200);
+    const started = t.pool.stats.started;
+
+    // The key is trusted, so the second call's work starts; its admission is refused
+    // long before the page arrives, and the page never reaches a thread.
+    const second = await buy(t.app, '/buy/markdown', target, key.key);
+    expect(second.status).toBe(402);
+    expect(second.body.error).toBe('insufficient_credits');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(t.pool.stats).toMatchObject({ started, busy: 0, queued: 0 });
+    expect((await ledgerOf(t.app, key.keyId)).map((r) => [r.outcome, r.charged])).toStrictEqual([
+      ['delivered', true],
+      ['insufficient_credits', false],
+    ]);
+  });
+
+  it("redoes early work that assumed the key's previous plan", async () => {
+    const key = await enterpriseKey(t.app);
+    const query = { url: site.url('/product'), schema: 'name,sku' };
+    const unmetered = await buy(t.app, '/buy/extract', query, key.key);
+    expect([unmetered.status, unmetered.body.metered]).toStrictEqual([200, false]);
+    expect(unmetered.headers['storefront-charge']).toBe('unmetered;credits=0');
+
+    // The next call starts early as if still unmetered; the admission says otherwise.
+    await setTier(t.app, key.keyId, 'pro');
+    const metered = await buy(t.app, '/buy/extract', query, key.key);
+    expect([metered.status, metered.body.metered]).toStrictEqual([200, true]);
+    expect(metered.headers['storefront-charge']).toBe('included;credits=0');
+    expect(metered.body.extract).toStrictEqual(unmetered.body.extract);
+    const again = await buy(t.app, '/buy/extract', query, key.key);
+    expect([again.status, again.body.metered]).toStrictEqual([200, true]);
   });
 
   it('releases the charge of a caller who left before the answer was written', async () => {
