@@ -56,15 +56,10 @@ export function buyRoutes(deps: AppDeps): Router {
   const base = deps.config.publicBaseUrl;
   const earlyStart = new EarlyStart();
 
-  /** Start the work of one call of `route`; `left` aborts when its caller hangs up. */
-  const work = (
-    route: RouteEntry<never>,
-    params: never,
-    metered: boolean,
-    left: AbortSignal,
-  ): Work => {
+  /** Start the work of one call of `route`. */
+  const work = (route: RouteEntry<never>, params: never, metered: boolean): Work => {
     const stopped = new AbortController();
-    const signal = AbortSignal.any([left, stopped.signal]);
+    const { signal } = stopped;
     const done = (async (): Promise<Done> => {
       try {
         const outcome = await route.run(params, {
@@ -128,13 +123,18 @@ export function buyRoutes(deps: AppDeps): Router {
     //    this instance admitted moments ago, the work starts meanwhile; nothing of it
     //    reaches the caller before the reservation.
     const keyHash = hashKey(bearer.key);
-    const left = new AbortController();
+    const trusted = earlyStart.begin(keyHash);
+    const early = trusted === null ? null : work(route, params, trusted.metered);
+    /** The work whose answer this call will give, once the admission has chosen it. */
+    let current: Work | null = null;
+    let left = false;
     const onClose = () => {
-      if (!res.writableFinished) left.abort();
+      if (res.writableFinished) return;
+      left = true;
+      early?.stop();
+      current?.stop();
     };
     res.once('close', onClose);
-    const trusted = earlyStart.begin(keyHash);
-    const early = trusted === null ? null : work(route, params, trusted.metered, left.signal);
     /** Stop the early work, if any: its answer will never be used. */
     const dropEarly = () => {
       early?.stop();
@@ -192,13 +192,15 @@ export function buyRoutes(deps: AppDeps): Router {
     // 4. The work (started early, or now) and its receipt. Whatever happens, the
     //    reservation is committed or released. A call whose caller leaves while its
     //    product waits for a thread is dropped from the queue.
-    let current = early;
-    if (current !== null && current.metered !== metered) {
-      // The key's plan changed since its last call: the early answer would misstate it.
-      current.stop();
-      current = null;
+    if (early !== null && early.metered === metered) {
+      current = early;
+    } else {
+      // No early work, or it assumed the key's previous plan and would misstate it.
+      early?.stop();
+      current = work(route, params, metered);
     }
-    const done = await (current ?? work(route, params, metered, left.signal)).done;
+    if (left) current.stop();
+    const done = await current.done;
     res.off('close', onClose);
     if (!done.ok) {
       const cancelled = done.error instanceof ComputeCancelledError;
@@ -226,7 +228,7 @@ export function buyRoutes(deps: AppDeps): Router {
     }
 
     // The caller left while the work ran: nothing can be delivered, so nothing is charged.
-    if (res.destroyed || left.signal.aborted) {
+    if (res.destroyed || left) {
       await release({
         outcome: 'failed',
         error: CLIENT_CLOSED,
