@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { FetchedDocument } from '@storefront/core';
 import { toMarkdown } from '@storefront/markdown';
 import { type InclusiveGroup, type ProfileSummary, profileWhile } from './lib/cpu-profile.js';
@@ -11,6 +14,7 @@ import { sampleWaits, type WaitSummary } from './lib/pg-waits.js';
 import { machine, printColumns } from './lib/report.js';
 import {
   createFetcher,
+  EARLY_START_LIMITS,
   express,
   type Fetcher,
   INLINE_SOURCE,
@@ -26,6 +30,7 @@ import { newsPage, startUpstream } from './lib/service-site.js';
 import { runWrk, type WrkResult, wrkProblem } from './lib/wrk.js';
 
 /** wrk threads: one wrk thread drives far more than these rates and leaves CPU to the rest. */
+const execFileAsync = promisify(execFile);
 const THREADS = 1;
 const CONNECTIONS = 50;
 /** Bytes of the page the loopback upstream serves. */
@@ -96,6 +101,8 @@ interface Timing {
   readonly seconds: number;
   readonly inProcessSeconds: number;
   readonly rounds: number;
+  /** Calls per side in an alternated run (markdown makes a quarter as many). */
+  readonly alternatedCalls: number;
 }
 
 /** A row of a comparison: a wrk run or an in-process loop. */
@@ -120,8 +127,8 @@ export async function serviceBenchmark(
   options: ServiceOptions,
 ): Promise<{ targets: ServiceTarget[] }> {
   const timing: Timing = options.quick
-    ? { warmup: 1, seconds: 2, inProcessSeconds: 0.5, rounds: 1 }
-    : { warmup: 3, seconds: 10, inProcessSeconds: 4, rounds: 3 };
+    ? { warmup: 1, seconds: 2, inProcessSeconds: 0.5, rounds: 1, alternatedCalls: 200 }
+    : { warmup: 3, seconds: 10, inProcessSeconds: 4, rounds: 3, alternatedCalls: 1500 };
   const databaseUrl = process.env.DATABASE_URL ?? '';
   const missing =
     (await wrkProblem()) ??
@@ -141,6 +148,8 @@ export async function serviceBenchmark(
   let server: RunningServer | null = null;
   /** The same service with its products on the event loop (`PRODUCT_THREADS=0`). */
   let inlineServer: RunningServer | null = null;
+  /** The same service without early starts: every call's work waits for its admission. */
+  let lateServer: RunningServer | null = null;
   let bare: Server | null = null;
   const fetcher = createFetcher({ testOnlyAllow: upstream.allow });
   // Stop everything and drop the schema, once: at the end, or when the run is interrupted.
@@ -154,6 +163,7 @@ export async function serviceBenchmark(
       });
       await server?.close();
       await inlineServer?.close();
+      await lateServer?.close();
       await fetcher.close();
       await upstream.close();
       const db = await openDatabase({ url: databaseUrl, dataDir: null });
@@ -190,6 +200,11 @@ export async function serviceBenchmark(
       { ...config, products: { ...config.products, threads: 0 } },
       { schema, logger: silentLogger() },
     );
+    lateServer = await startServer(config, {
+      schema,
+      logger: silentLogger(),
+      earlyStart: { ...EARLY_START_LIMITS, perKey: 0 },
+    });
     const { key, keyId } = await enterpriseKey(server.url, adminToken);
     const auth = { Authorization: `Bearer ${key}` };
 
@@ -416,6 +431,90 @@ export async function serviceBenchmark(
             `req/s and ${fmt(median(inlineRounds.map((r) => r.door1.p50Ms)))} ms`,
         );
       }
+    }
+
+    // 4. One call at a time, the sides alternated call by call.
+    const late = (url: string) => url.replace(server!.url, lateServer!.url);
+    const alternations = [
+      {
+        title: `/buy/notarize?content=<${Buffer.byteLength(CONTENT)} B>`,
+        calls: timing.alternatedCalls,
+        sides: [
+          { side: 'key door /buy/notarize', url: urls.notarize.door, door: true },
+          { side: 'key door, no early start', url: late(urls.notarize.door), door: true },
+          { side: 'bare Express + notarize()', url: urls.notarize.bare, door: false },
+        ],
+      },
+      {
+        title: `/buy/markdown?url=<loopback ${page.bytes.length} B page>`,
+        calls: Math.ceil(timing.alternatedCalls / 4),
+        sides: [
+          { side: 'key door /buy/markdown', url: urls.markdown.door, door: true },
+          {
+            side: 'key door, product on the event loop',
+            url: urls.markdown.doorInline,
+            door: true,
+          },
+          { side: 'key door, no early start', url: late(urls.markdown.door), door: true },
+          {
+            side: 'bare Express + safe-fetch + toMarkdown',
+            url: urls.markdown.bareFetch,
+            door: false,
+          },
+        ],
+      },
+      {
+        title: `/buy/headers?url=<loopback ${page.bytes.length} B page>`,
+        calls: timing.alternatedCalls,
+        sides: [
+          { side: 'key door /buy/headers', url: urls.headers.door, door: true },
+          { side: 'key door, no early start', url: late(urls.headers.door), door: true },
+          {
+            side: 'bare Express + safe-fetch + inspectHeaders',
+            url: urls.headers.bareFetch,
+            door: false,
+          },
+        ],
+      },
+    ];
+    console.log(
+      '\n4. One call at a time, the sides alternated call by call (a client in its own ' +
+        'process calls each side in turn, one keep-alive connection per server)',
+    );
+    for (const alternation of alternations) {
+      const measured = await alternate(
+        alternation.sides.map((s) => s.url),
+        auth,
+        alternation.calls,
+        Math.ceil(alternation.calls / 10),
+      );
+      doorRequests += alternation.sides.filter((s) => s.door).length * alternation.calls;
+      printRows(
+        alternation.title,
+        alternation.sides.map((s, i) => {
+          const m = measured[i] as Alternated;
+          return {
+            side: s.side,
+            how: `alternated, ${m.calls} calls`,
+            perSecond: 1000 / m.mean,
+            p50Ms: m.p50,
+            p99Ms: m.p99,
+            meanMs: m.mean,
+            count: m.calls,
+            errors: '0',
+          };
+        }),
+      );
+      const [door, ...others] = measured as Alternated[];
+      console.log(
+        `p50 differences from the key door: ${alternation.sides
+          .slice(1)
+          .map(
+            (s, i) =>
+              `${s.side} ${signed((others[i] as Alternated).p50 - (door as Alternated).p50)} ms`,
+          )
+          .join('; ')}`,
+      );
     }
 
     // Every key-door answer went through the reservation: the key's call count says so.
@@ -677,6 +776,35 @@ function listen(app: ReturnType<typeof express>): Promise<Server> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
+}
+
+/** One side of an alternated run, as `lib/alternate.mjs` reports it. */
+interface Alternated {
+  readonly p50: number;
+  readonly p99: number;
+  readonly mean: number;
+  readonly calls: number;
+}
+
+/** Run `lib/alternate.mjs` in its own process over `urls`. */
+async function alternate(
+  urls: readonly string[],
+  headers: Readonly<Record<string, string>>,
+  calls: number,
+  warmup: number,
+): Promise<Alternated[]> {
+  const script = fileURLToPath(new URL('./lib/alternate.mjs', import.meta.url));
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    [script, JSON.stringify({ urls, headers, calls, warmup })],
+    { maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout) as Alternated[];
+}
+
+/** `+1.23` / `-0.45`. */
+function signed(ms: number): string {
+  return `${ms >= 0 ? '+' : '-'}${fmt(Math.abs(ms))}`;
 }
 
 function wrkRow(side: string, connections: number, seconds: number, r: WrkResult): Row {

@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import type { EarlyStartLimits } from './http/early-start.js';
 import type { Settlements } from './metering/settlements.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
@@ -34,6 +35,11 @@ export interface AppDeps {
   readonly settlements: Settlements;
   /** Where routes run their CPU-bound work: the product threads, or inline. */
   readonly compute: Compute;
+  /**
+   * Which calls start their work during admission (`EARLY_START_LIMITS` when absent;
+   * `perKey: 0` turns early starts off, as a benchmark does to measure them).
+   */
+  readonly earlyStart?: EarlyStartLimits;
 }
 
 /** Build the Express app; it never listens (tests call it in-process). */

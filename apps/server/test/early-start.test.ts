@@ -75,6 +75,13 @@ describe('EarlyStart', () => {
     expect(policy.begin('sandbox')).toBe(null);
   });
 
+  it('never starts early with `perKey: 0`', () => {
+    const policy = new EarlyStart({ ...LIMITS, perKey: 0 }, () => 0);
+    policy.settle('a', false, PAID);
+    expect(policy.begin('a')).toBe(null);
+    expect(policy.size).toBe(1);
+  });
+
   it('forgets the least recently admitted key beyond `maxKeys`', () => {
     const policy = new EarlyStart(LIMITS, () => 0);
     for (const key of ['a', 'b', 'c']) policy.settle(key, false, PAID);

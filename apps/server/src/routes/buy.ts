@@ -54,14 +54,19 @@ export function buyRoutes(deps: AppDeps): Router {
   const plans = tierPlans(deps.config.enterprisePerMinute);
   const terms = termsOf(deps);
   const base = deps.config.publicBaseUrl;
-  const earlyStart = new EarlyStart();
+  const earlyStart = new EarlyStart(deps.earlyStart);
 
-  /** Start the work of one call of `route`. */
-  const work = (route: RouteEntry<never>, params: never, metered: boolean): Work => {
+  /**
+   * Start the work of one call of `route`. Early work (`early`) first lets the
+   * admission statement go out: its synchronous parts (a product that runs inline, the
+   * signature) would otherwise run before the pool hands the statement to a connection.
+   */
+  const work = (route: RouteEntry<never>, params: never, metered: boolean, early = false): Work => {
     const stopped = new AbortController();
     const { signal } = stopped;
     const done = (async (): Promise<Done> => {
       try {
+        if (early) await new Promise<void>((resolve) => setImmediate(resolve));
         const outcome = await route.run(params, {
           fetcher: deps.fetcher,
           compute: (name, input) => deps.compute(name, input, signal),
@@ -124,7 +129,15 @@ export function buyRoutes(deps: AppDeps): Router {
     //    reaches the caller before the reservation.
     const keyHash = hashKey(bearer.key);
     const trusted = earlyStart.begin(keyHash);
-    const early = trusted === null ? null : work(route, params, trusted.metered);
+    const admitting = admit(deps.db, {
+      keyHash,
+      route: route.name,
+      price: price.amount,
+      credits: creditsFor(price.amount),
+      requestId: (res.locals.requestId as string | undefined) ?? null,
+      plans,
+    });
+    const early = trusted === null ? null : work(route, params, trusted.metered, true);
     /** The work whose answer this call will give, once the admission has chosen it. */
     let current: Work | null = null;
     let left = false;
@@ -142,14 +155,7 @@ export function buyRoutes(deps: AppDeps): Router {
     };
     let admission: Admission;
     try {
-      admission = await admit(deps.db, {
-        keyHash,
-        route: route.name,
-        price: price.amount,
-        credits: creditsFor(price.amount),
-        requestId: (res.locals.requestId as string | undefined) ?? null,
-        plans,
-      });
+      admission = await admitting;
     } catch (error) {
       dropEarly();
       earlyStart.settle(keyHash, early !== null, null);
