@@ -17,6 +17,7 @@ import {
   EARLY_START_LIMITS,
   express,
   type Fetcher,
+  type FetchInit,
   INLINE_SOURCE,
   inspectHeaders,
   loadConfig,
@@ -352,7 +353,7 @@ export async function serviceBenchmark(
         const fetchAndOwn = await inProcessAsync(
           tag(`safe-fetch + ${product.call} in-process`, round),
           async () => {
-            const got = await fetcher.fetch(upstream.url);
+            const got = await fetcher.fetch(upstream.url, ROUTE_FETCH[product.name]);
             if (!got.ok) throw new Error(`fetch failed: ${got.error}`);
             return product.run(got.doc);
           },
@@ -642,13 +643,25 @@ function bareApp(doc: FetchedDocument, fetcher: Fetcher, baseUrl: string) {
     });
     // The same with a fresh safe-fetch per request, as the key door does.
     app.get(`/fetch/${name}`, async (req, res) => {
-      const got = await fetcher.fetch(String(req.query.url ?? ''));
+      const got = await fetcher.fetch(
+        String(req.query.url ?? ''),
+        ROUTE_FETCH[name as keyof typeof ROUTE_FETCH],
+      );
       if (!got.ok) throw new Error(`fetch failed: ${got.error}`);
       res.json(documentBody(got.doc, product(got.doc)));
     });
   }
   return app;
 }
+
+/**
+ * The fetch each route makes, so every side fetches as the key door does: the headers
+ * audit reads only the response head (`body: false`).
+ */
+const ROUTE_FETCH = {
+  markdown: undefined,
+  headers: { body: false },
+} as const satisfies Record<string, FetchInit | undefined>;
 
 /** The answer shape of the service's document routes, without the attestation. */
 function documentBody(

@@ -17,7 +17,11 @@ export {
 } from '../../apps/server/src/index.js';
 export { inspectHeaders } from '../../packages/headers/src/index.js';
 export { INLINE_SOURCE, notarize } from '../../packages/notarize/src/index.js';
-export { createFetcher, type Fetcher } from '../../packages/safe-fetch/src/index.js';
+export {
+  createFetcher,
+  type Fetcher,
+  type FetchInit,
+} from '../../packages/safe-fetch/src/index.js';
 
 const fromServer = createRequire(new URL('../../apps/server/package.json', import.meta.url));
 

@@ -963,6 +963,21 @@ describe('response shapes', () => {
     });
   });
 
+  it('/buy/headers audits the head of a page whose body never ends, without waiting for it', async () => {
+    const started = performance.now();
+    const res = await buy(t.app, '/buy/headers', { url: site.url('/stalled') }, enterprise.key);
+    // Reading the body would end at the 5 s fetch deadline, as `upstream_timeout`.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, url: site.url('/stalled'), status: 200 });
+    expect(res.body.data.serverBanner).toBe('stalling/1.0');
+    const framing = (res.body.data.checks as Body[]).find(
+      (check) => check.header === 'x-frame-options',
+    );
+    expect(framing).toMatchObject({ present: true, value: 'SAMEORIGIN' });
+    expectReceipt(res.body as Body);
+  });
+
   it('/buy/robots on a host whose robots.txt is unreachable still meets the response schema', async () => {
     const robots = REGISTRY.find((route) => route.name === 'robots') as RouteEntry<never>;
     const res = await buy(t.app, '/buy/robots', { domain: resetting.origin }, enterprise.key);

@@ -89,6 +89,15 @@ export async function startSite(): Promise<Site> {
       'content-security-policy': "default-src 'self'; frame-ancestors 'none'",
       server: 'fixture/1.0',
     }),
+    // The head at once, then a body that never ends (until the site closes).
+    '/stalled': (_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'x-frame-options': 'SAMEORIGIN',
+        server: 'stalling/1.0',
+      });
+      res.write('<!doctype html><html><head><title>Slow</title></head><body><p>first chunk');
+    },
     '/changing': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(changing);

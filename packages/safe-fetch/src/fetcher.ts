@@ -172,7 +172,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         const responseHeaders = flattenHeaders(response.headers);
         let bytes: Uint8Array = new Uint8Array(0);
         let truncated = false;
-        if (init.method === 'HEAD') {
+        if (!init.body) {
           discardBody(body);
         } else {
           const coding = parseContentEncoding(responseHeaders['content-encoding']);
@@ -286,6 +286,8 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
 
 interface PreparedInit {
   readonly method: 'GET' | 'HEAD';
+  /** Whether the final body is read (never for HEAD). */
+  readonly body: boolean;
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -299,6 +301,10 @@ function prepareInit(init: FetchInit | undefined, userAgent: string): PreparedIn
   const method = init?.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
     throw misuse(`Expected \`method\` to be \`GET\` or \`HEAD\`, got \`${String(method)}\``);
+  }
+  const body = init?.body ?? true;
+  if (typeof body !== 'boolean') {
+    throw misuse(`Expected \`body\` to be a boolean, got \`${typeof body}\``);
   }
   const headers: Record<string, string> = {
     'user-agent': userAgent,
@@ -321,7 +327,7 @@ function prepareInit(init: FetchInit | undefined, userAgent: string): PreparedIn
   }
   // Only codings this package can decode, so bodies are never left encoded.
   headers['accept-encoding'] = 'gzip, deflate, br';
-  return { method, headers };
+  return { method, body: body && method === 'GET', headers };
 }
 
 function withoutCredentials(headers: Readonly<Record<string, string>>): Record<string, string> {

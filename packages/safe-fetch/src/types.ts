@@ -58,6 +58,13 @@ export interface FetcherOptions {
 /** Per-request options of {@link Fetcher.fetch}. */
 export interface FetchInit {
   readonly method?: 'GET' | 'HEAD' | undefined;
+  /**
+   * `false`: a GET whose final body is not downloaded. The document comes back as soon
+   * as the final response's status and headers arrive, with empty `bytes`, and the
+   * connection is closed rather than drained. For callers that read only the response
+   * head (a security-headers audit), where a HEAD request could be answered differently.
+   */
+  readonly body?: boolean | undefined;
   /** Extra request headers. Credentials (`authorization`, `cookie`) go to the first URL only. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }

@@ -82,6 +82,9 @@ describe('misuse throws StorefrontError', () => {
     await expect(fetcher.fetch('http://a.example/', { method: 'POST' as never })).rejects.toThrow(
       'Expected `method` to be `GET` or `HEAD`, got `POST`',
     );
+    await expect(fetcher.fetch('http://a.example/', { body: 'no' as never })).rejects.toThrow(
+      'Expected `body` to be a boolean, got `string`',
+    );
     await expect(
       fetcher.fetch('http://a.example/', { headers: { Host: 'evil.example' } }),
     ).rejects.toThrow('Header `host` is set by the fetcher and cannot be given');

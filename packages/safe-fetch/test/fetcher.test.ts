@@ -38,6 +38,15 @@ beforeAll(async () => {
       res.writeHead(301, { location: '/page' });
       res.end();
     },
+    // The head at once, then a body that never ends.
+    '/stall': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'x-frame-options': 'DENY' });
+      res.write('<!doctype html><p>first chunk');
+    },
+    '/to-stall': (_req, res) => {
+      res.writeHead(302, { location: '/stall' });
+      res.end();
+    },
     '/empty-gzip': (_req, res) => {
       res.writeHead(204, { 'content-encoding': 'gzip' });
       res.end();
@@ -143,6 +152,44 @@ describe('success', () => {
       ok: true,
       doc: { status: 200, url: fixture.url('/page'), redirects: [fixture.url('/hop')] },
     });
+  });
+});
+
+describe('body: false', () => {
+  it('answers a GET with the head only, without waiting for the body', async () => {
+    const quick = createFetcher({ testOnlyAllow: fixture.allow, timeoutMs: 400 });
+    try {
+      const started = performance.now();
+      const head = await quick.fetch(fixture.url('/to-stall'), { body: false });
+      expect(performance.now() - started).toBeLessThan(300);
+      expect(head).toMatchObject({
+        ok: true,
+        doc: {
+          status: 200,
+          url: fixture.url('/stall'),
+          redirects: [fixture.url('/to-stall')],
+          contentType: 'text/html',
+          truncated: false,
+        },
+      });
+      if (!head.ok) return;
+      expect(head.doc.bytes.length).toBe(0);
+      expect(head.doc.headers['x-frame-options']).toBe('DENY');
+      expect(fixture.seen.at(-1)?.method).toBe('GET');
+      // The same page read whole never completes within the deadline.
+      expect(await quick.fetch(fixture.url('/stall'))).toMatchObject({
+        ok: false,
+        error: 'timeout',
+      });
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('still reads the body when `body` is true', async () => {
+    const result = await fetcher.fetch(fixture.url('/page'), { body: true });
+    if (!result.ok) throw new Error(result.message);
+    expect(text(result.doc.bytes)).toBe('<h1>Hello</h1>');
   });
 });
 

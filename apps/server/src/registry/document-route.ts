@@ -13,6 +13,9 @@ import {
 } from './shared.js';
 import type { ChargeRule, Checked, JsonSchema, PriceTier, RouteEntry } from './types.js';
 
+/** A GET whose body is not downloaded. */
+const HEAD_ONLY = { body: false } as const;
+
 /** The shape shared by routes answering `{ok, url, status, text, [contentType], fetchedAt, data}`. */
 export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
   readonly name: string;
@@ -29,8 +32,10 @@ export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
   /** Run the product on any HTTP answer, not only 2xx (headers audits error pages too). */
   readonly anyStatus?: boolean;
   /**
-   * The product reads only the response head, not the body: it runs on the event loop,
-   * since handing it to a product thread would cost more than the product (headers).
+   * The product reads only the response head, not the body: the body is not downloaded
+   * (a large or slow page costs no more than its head), and the product runs on the
+   * event loop, since handing it to a product thread would cost more than the product
+   * (headers).
    */
   readonly headOnly?: boolean;
   check(query: Readonly<Record<string, string>>): Checked<P>;
@@ -70,7 +75,10 @@ export function documentRoute<P extends { readonly url: string }, D>(
             spec.product(doc, params),
         }),
     async run(params, context) {
-      const fetched = await context.fetcher.fetch(params.url);
+      const fetched = await context.fetcher.fetch(
+        params.url,
+        spec.headOnly ? HEAD_ONLY : undefined,
+      );
       const page =
         spec.anyStatus && fetched.ok
           ? { ok: true as const, doc: fetched.doc }
