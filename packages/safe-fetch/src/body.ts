@@ -78,6 +78,28 @@ export function discardBody(body: Readable): void {
 }
 
 /**
+ * How much of a body nobody reads is drained so that its connection can serve the next
+ * request (undici's own default for `dump`). A longer body costs its connection instead.
+ */
+export const DRAIN_LIMIT_BYTES = 128 * 1024;
+
+/** An undici response body: a stream that can also drain itself. */
+export interface DrainableBody extends Readable {
+  dump(options?: { limit?: number }): Promise<unknown>;
+}
+
+/**
+ * Drop a body the caller does not read without closing its connection: the body is
+ * read and thrown away in the background, at most {@link DRAIN_LIMIT_BYTES} (a body
+ * declared or found longer closes the connection). `done` runs once the body has
+ * ended or been destroyed; it never throws.
+ */
+export function drainBody(body: DrainableBody, done: () => void): void {
+  body.on('error', noop);
+  body.dump({ limit: DRAIN_LIMIT_BYTES }).then(done, done);
+}
+
+/**
  * Read a response body, removing its content-coding, and stop at `maxBytes` decoded
  * bytes. Decoded bytes are what is counted, so a decompression bomb stops at the cap
  * after decoding only that much, and streaming keeps memory near one chunk.

@@ -2,7 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type FetchedDocument, StorefrontError } from '@storefront/core';
 import { Agent, request } from 'undici';
 import { createAllowList } from './allow-list.js';
-import { DEFAULT_MAX_BODY_BYTES, discardBody, parseContentEncoding, readBody } from './body.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  type DrainableBody,
+  discardBody,
+  drainBody,
+  parseContentEncoding,
+  readBody,
+} from './body.js';
 import { createConnector, systemLookup } from './connector.js';
 import { DEADLINE, GuardError, mapError } from './errors.js';
 import type {
@@ -125,6 +132,8 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     maxHeaderSize: MAX_HEADER_SIZE,
   });
   let closing: Promise<void> | null = null;
+  /** Bodies of `body: false` answers still draining; `close` cuts them short. */
+  const draining = new Set<DrainableBody>();
 
   async function run(raw: string, init: PreparedInit): Promise<SafeFetchResult> {
     const started = performance.now();
@@ -143,6 +152,8 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     let status: number | undefined;
     const visited = new Set([withoutHash(current)]);
     let headers = init.headers;
+    /** Whether the deadline stays armed after the answer, over a body still draining. */
+    let drainingBody = false;
     try {
       for (;;) {
         status = undefined;
@@ -173,7 +184,16 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         let bytes: Uint8Array = new Uint8Array(0);
         let truncated = false;
         if (!init.body) {
-          discardBody(body);
+          // Nobody reads this body: drain it in the background, within the fetch's
+          // deadline, so the connection can serve the next request. (undici closes the
+          // connection after a HEAD anyway, against servers that answer HEAD with a body.)
+          const drainable = body as DrainableBody;
+          draining.add(drainable);
+          drainingBody = true;
+          drainBody(drainable, () => {
+            draining.delete(drainable);
+            clearTimeout(timer);
+          });
         } else {
           const coding = parseContentEncoding(responseHeaders['content-encoding']);
           if (!coding.ok) {
@@ -217,7 +237,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       const mapped = mapError(cause, { url: current, timeoutMs });
       return failure(mapped.error, mapped.message, redirects, status, current.href);
     } finally {
-      clearTimeout(timer);
+      if (!drainingBody) clearTimeout(timer);
     }
   }
 
@@ -278,7 +298,10 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       }
     },
     close(): Promise<void> {
-      closing ??= agent.close();
+      if (closing === null) {
+        for (const body of draining) discardBody(body);
+        closing = agent.close();
+      }
       return closing;
     },
   });

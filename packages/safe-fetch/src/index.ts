@@ -1,6 +1,6 @@
 export { classifyAddress } from './address-policy.js';
 export { parseAllowList } from './allow-list.js';
-export { DEFAULT_MAX_BODY_BYTES } from './body.js';
+export { DEFAULT_MAX_BODY_BYTES, DRAIN_LIMIT_BYTES } from './body.js';
 export { UPSTREAM_ERROR_CODES } from './errors.js';
 export {
   createFetcher,

@@ -60,8 +60,8 @@ export interface FetchInit {
   readonly method?: 'GET' | 'HEAD' | undefined;
   /**
    * `false`: a GET whose final body is not downloaded. The document comes back as soon
-   * as the final response's status and headers arrive, with empty `bytes`, and the
-   * connection is closed rather than drained. For callers that read only the response
+   * as the final response's status and headers arrive, with empty `bytes`; the body is
+   * drained in the background (up to 128 KiB, else the connection is closed). For callers that read only the response
    * head (a security-headers audit), where a HEAD request could be answered differently.
    */
   readonly body?: boolean | undefined;

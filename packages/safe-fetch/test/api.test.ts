@@ -9,6 +9,7 @@ import {
   DEFAULT_MAX_REDIRECTS,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_USER_AGENT,
+  DRAIN_LIMIT_BYTES,
   type Fetcher,
   MAX_URL_LENGTH,
   UPSTREAM_ERROR_CODES,
@@ -24,6 +25,7 @@ describe('public API', () => {
       'DEFAULT_MAX_REDIRECTS',
       'DEFAULT_TIMEOUT_MS',
       'DEFAULT_USER_AGENT',
+      'DRAIN_LIMIT_BYTES',
       'MAX_URL_LENGTH',
       'UPSTREAM_ERROR_CODES',
       'checkUrl',
@@ -40,6 +42,7 @@ describe('public API', () => {
     expect(DEFAULT_TIMEOUT_MS).toBe(5000);
     expect(DEFAULT_MAX_REDIRECTS).toBe(10);
     expect(MAX_URL_LENGTH).toBe(2048);
+    expect(DRAIN_LIMIT_BYTES).toBe(128 * 1024);
     expect(DEFAULT_USER_AGENT).toBe('Storefront/1 (+https://storefront.example/bot)');
   });
 

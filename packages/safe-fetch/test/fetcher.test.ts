@@ -1,6 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetcher, DEFAULT_USER_AGENT, type Fetcher } from '../src/index.js';
+import {
+  createFetcher,
+  DEFAULT_USER_AGENT,
+  DRAIN_LIMIT_BYTES,
+  type Fetcher,
+} from '../src/index.js';
 import { type Fixture, openSockets, startHttpFixture } from './fixture-server.js';
 
 let fixture: Fixture;
@@ -42,6 +47,17 @@ beforeAll(async () => {
     '/stall': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html', 'x-frame-options': 'DENY' });
       res.write('<!doctype html><p>first chunk');
+    },
+    // A 50 KB body that follows its head a moment later.
+    '/later': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': 50_000 });
+      res.flushHeaders();
+      setTimeout(() => res.end('x'.repeat(50_000)), 5);
+    },
+    '/large': (_req, res) => {
+      const body = Buffer.alloc(DRAIN_LIMIT_BYTES + 1, 'a');
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': body.length });
+      res.end(body);
     },
     '/to-stall': (_req, res) => {
       res.writeHead(302, { location: '/stall' });
@@ -183,6 +199,40 @@ describe('body: false', () => {
       });
     } finally {
       await quick.close();
+    }
+  });
+
+  it('drains a short unread body so its connection serves the next request', async () => {
+    const own = createFetcher({ testOnlyAllow: fixture.allow });
+    try {
+      const before = fixture.connections;
+      for (let i = 0; i < 3; i++) {
+        const head = await own.fetch(fixture.url('/later'), { body: false });
+        expect(head).toMatchObject({ ok: true, doc: { status: 200 } });
+        if (head.ok) expect(head.doc.bytes.length).toBe(0);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      expect(fixture.connections - before).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('closes the connection of an unread body longer than the drain limit', async () => {
+    const own = createFetcher({ testOnlyAllow: fixture.allow });
+    try {
+      const before = fixture.connections;
+      for (let i = 0; i < 2; i++) {
+        const head = await own.fetch(fixture.url('/large'), { body: false });
+        if (!head.ok) throw new Error(head.message);
+        expect(head.doc.headers['content-length']).toBe(String(DRAIN_LIMIT_BYTES + 1));
+        expect(head.doc.bytes.length).toBe(0);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // One new connection per fetch at least: none is reused.
+      expect(fixture.connections - before).toBeGreaterThanOrEqual(2);
+    } finally {
+      await own.close();
     }
   });
 
