@@ -22,6 +22,8 @@ export interface Fixture {
   readonly seen: SeenRequest[];
   /** How many TCP connections were accepted. */
   connections: number;
+  /** How many of those connections are still open. */
+  readonly open: number;
   url(path?: string): string;
   close(): Promise<void>;
 }
@@ -59,6 +61,9 @@ async function listen(server: net.Server, seen: SeenRequest[]): Promise<Fixture>
     allow: '',
     seen,
     connections: 0,
+    get open() {
+      return sockets.size;
+    },
     url(path = '/') {
       return `http://127.0.0.1:${this.port}${path}`;
     },
