@@ -148,6 +148,26 @@ export function httpUrl(href: string | null, base: string | null): string {
   return url.startsWith('http:') || url.startsWith('https:') ? url : '';
 }
 
+const DC: ReadonlySet<string> = new Set([NS.dc]);
+const DCTERMS: ReadonlySet<string> = new Set([NS.dcterms]);
+
+/**
+ * The Dublin Core date elements of an item, in the order they stand in for a publication
+ * date: `dcterms:issued` (DCMI: "date of formal issuance", i.e. publication), `dc:date`
+ * and `dcterms:date` (a date of the lifecycle, in RSS 1.0 the publication date), then
+ * `dcterms:created`, then `dcterms:modified` (an update is the last resort, as Atom's
+ * `updated` is).
+ */
+export function dublinCoreDates(item: XmlElement): XmlElement[] {
+  return [
+    ...childrenNamed(item, 'issued', DCTERMS),
+    ...childrenNamed(item, 'date', DC),
+    ...childrenNamed(item, 'date', DCTERMS),
+    ...childrenNamed(item, 'created', DCTERMS),
+    ...childrenNamed(item, 'modified', DCTERMS),
+  ];
+}
+
 /** A publication date and the string it was read from. */
 export interface PickedDate {
   readonly published: string;

@@ -6,6 +6,7 @@ export const NS = {
   rss10: 'http://purl.org/rss/1.0/',
   rss090: 'http://my.netscape.com/rdf/simple/0.9/',
   dc: 'http://purl.org/dc/elements/1.1/',
+  dcterms: 'http://purl.org/dc/terms/',
   content: 'http://purl.org/rss/1.0/modules/content/',
   xhtml: 'http://www.w3.org/1999/xhtml',
   xml: 'http://www.w3.org/XML/1998/namespace',
@@ -20,6 +21,7 @@ export const CONVENTIONAL_PREFIXES: ReadonlyMap<string, string> = new Map([
   ['atom', NS.atom],
   ['rdf', NS.rdf],
   ['dc', NS.dc],
+  ['dcterms', NS.dcterms],
   ['content', NS.content],
   ['xhtml', NS.xhtml],
 ]);

@@ -1,4 +1,11 @@
-import { atomText, childrenNamed, firstText, httpUrl, pickDate } from './fields.js';
+import {
+  atomText,
+  childrenNamed,
+  dublinCoreDates,
+  firstText,
+  httpUrl,
+  pickDate,
+} from './fields.js';
 import { cutCodePoints } from './text.js';
 import type { FeedData, FeedItem, ReadLimits } from './types.js';
 import type { XmlElement } from './xml-tree.js';
@@ -32,12 +39,13 @@ function readEntry(entry: XmlElement, core: ReadonlySet<string>, limits: ReadLim
     atomText,
   );
   // `published` (0.3: `issued`) is the publication date; `updated` (0.3: `modified`,
-  // `created`) stands in when it is missing.
-  const { published, publishedRaw } = pickDate(
-    ['published', 'issued', 'updated', 'modified', 'created'].flatMap((name) =>
+  // `created`) stands in when it is missing; the Dublin Core dates come last.
+  const { published, publishedRaw } = pickDate([
+    ...['published', 'issued', 'updated', 'modified', 'created'].flatMap((name) =>
       childrenNamed(entry, name, core),
     ),
-  );
+    ...dublinCoreDates(entry),
+  ]);
   return {
     title,
     link: entryLink(entry, core),

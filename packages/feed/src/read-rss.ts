@@ -1,4 +1,12 @@
-import { childrenNamed, firstText, httpUrl, pickDate, plainText, rssText } from './fields.js';
+import {
+  childrenNamed,
+  dublinCoreDates,
+  firstText,
+  httpUrl,
+  pickDate,
+  plainText,
+  rssText,
+} from './fields.js';
 import { NS } from './namespaces.js';
 import { cutCodePoints } from './text.js';
 import type { FeedData, FeedItem, ReadLimits } from './types.js';
@@ -58,9 +66,11 @@ function readItem(item: XmlElement, core: ReadonlySet<string>, limits: ReadLimit
     ],
     rssText,
   );
+  // `pubDate`, then the Dublin Core dates (`dcterms:issued`, `dc:date`, `dcterms:date`,
+  // `dcterms:created`, `dcterms:modified`).
   const { published, publishedRaw } = pickDate([
     ...childrenNamed(item, 'pubDate', core),
-    ...childrenNamed(item, 'date', DC),
+    ...dublinCoreDates(item),
   ]);
   return {
     title,

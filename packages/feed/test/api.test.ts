@@ -276,6 +276,18 @@ describe('edge cases', () => {
     expect(okData(feed(body)).data.feedTitle).toBe('T');
   });
 
+  test('an Atom entry without Atom dates falls back to the Dublin Core dates', () => {
+    const body = `<feed xmlns="http://www.w3.org/2005/Atom" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+      <entry><title>a</title><dcterms:modified>2026-03-02</dcterms:modified><dcterms:issued>2026-03-01</dcterms:issued></entry>
+      <entry><title>b</title><dc:date>2026-03-03</dc:date><updated>2026-03-04T00:00:00Z</updated></entry>
+    </feed>`;
+    const items = okData(feed(body)).data.items;
+    expect(items.map((item) => item.published)).toStrictEqual([
+      '2026-03-01T00:00:00.000Z',
+      '2026-03-04T00:00:00.000Z',
+    ]);
+  });
+
   test('lone surrogates from references never reach the canonical text', () => {
     const result = okData(feed(rss('<item><title>a&#xD800;b</title></item>')));
     expect(result.data.items[0]?.title).toBe('a\ufffdb');
