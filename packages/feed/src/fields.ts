@@ -1,5 +1,5 @@
 import { parseFeedDate } from './feed-date.js';
-import { NS } from './namespaces.js';
+import { ATOM_03_NAMESPACES, NS } from './namespaces.js';
 import { htmlText, normalizeText } from './text.js';
 import { absoluteUrl, XmlElement, type XmlNode } from './xml-tree.js';
 
@@ -91,16 +91,26 @@ export function rssText(element: XmlElement): string {
  * also takes media types (`text/html`, `text/*`, `application/xhtml+xml`, other XML
  * types, whose text is read with element boundaries as spaces). Out-of-line content
  * (`src`) and other media types (base64) give `''`. Atom 0.3's `mode` (`escaped`,
- * `xml`, `base64`) is honoured.
+ * `xml` — the default in the 0.3 namespaces —, `base64`) is honoured, and its
+ * `multipart/alternative` content gives its first readable part.
  */
 export function atomText(element: XmlElement): string {
   if (element.attr('src') !== null) return '';
   const type = (element.attr('type') ?? '').trim().toLowerCase();
+  if (type === 'multipart/alternative') {
+    // Atom 0.3 §3.1.1.3: alternatives of the same content as child `content` elements;
+    // the first readable one wins (one level: nested alternatives are not read).
+    const parts = childrenNamed(element, 'content', new Set([element.ns]));
+    return firstText(
+      parts.filter((part) => (part.attr('type') ?? '').trim().toLowerCase() !== type),
+      atomText,
+    );
+  }
   const modeAttribute = element.attr('mode');
   const mode =
     modeAttribute !== null
       ? modeAttribute.trim().toLowerCase()
-      : element.ns === NS.atom03
+      : ATOM_03_NAMESPACES.has(element.ns)
         ? 'xml'
         : null;
   let kind: 'text' | 'html' | 'xhtml' | 'xml' | null;
@@ -138,6 +148,16 @@ export function firstText(
     if (value !== '') return value;
   }
   return '';
+}
+
+/**
+ * The URL an Atom `<link>` points to: its `href`, or, when `href` is missing or blank,
+ * its text content (`<link rel="alternate">https://…</link>`, as some Atom 0.3 and
+ * hand-written feeds have it). Not yet resolved.
+ */
+export function linkTarget(link: XmlElement): string {
+  const href = link.attr('href');
+  return href !== null && href.trim() !== '' ? href : plainText(link);
 }
 
 /** `href` resolved against `base`, when the result is an http or https URL; else `''`. */

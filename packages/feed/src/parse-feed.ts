@@ -7,7 +7,7 @@ import {
   type ProductResult,
 } from '@storefront/core';
 import { FEED_MAX_BYTES } from './limits.js';
-import { NS } from './namespaces.js';
+import { isAtomNamespace, NS } from './namespaces.js';
 import { readOptions } from './options.js';
 import { readAtom } from './read-atom.js';
 import { RDF_CORE, readRss } from './read-rss.js';
@@ -72,7 +72,7 @@ export function parseFeed(
 function readFeed(root: XmlElement, limits: ReadLimits): FeedData | string {
   if (root.local === 'rss') return readRss(root, new Set([root.ns]), limits);
   if (root.local === 'RDF' && root.ns === NS.rdf) return readRss(root, RDF_CORE, limits);
-  if (root.local === 'feed' && (root.ns === NS.atom || root.ns === NS.atom03 || root.ns === '')) {
+  if (root.local === 'feed' && isAtomNamespace(root.ns)) {
     return readAtom(root, new Set([NS.atom, NS.atom03, root.ns]), limits);
   }
   return `The root element \`<${root.name}>\` is in namespace \`${root.ns}\`, which is not RDF or Atom.`;

@@ -4,6 +4,7 @@ import {
   dublinCoreDates,
   firstText,
   httpUrl,
+  linkTarget,
   pickDate,
 } from './fields.js';
 import { cutCodePoints } from './text.js';
@@ -17,15 +18,22 @@ const ALTERNATE: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Read an Atom 1.0 feed (RFC 4287), tolerating Atom 0.3 and a `<feed>` with no
- * namespace. `core` is the namespace set of Atom's elements for this document.
+ * Read an Atom 1.0 feed (RFC 4287), tolerating the pre-1.0 namespaces (Atom 0.3, Echo,
+ * Pie, the IETF drafts) and a `<feed>` with no namespace. `core` is the namespace set of Atom's elements for this document.
  */
 export function readAtom(
   root: XmlElement,
   core: ReadonlySet<string>,
   limits: ReadLimits,
 ): FeedData {
-  const feedTitle = firstText(childrenNamed(root, 'title', core), atomText);
+  // Some Atom drafts put the feed's metadata in a `<head>`.
+  const feedTitle = firstText(
+    [
+      ...childrenNamed(root, 'title', core),
+      ...childrenNamed(root, 'head', core).flatMap((head) => childrenNamed(head, 'title', core)),
+    ],
+    atomText,
+  );
   const entries = childrenNamed(root, 'entry', core).slice(0, limits.maxItems);
   const items = entries.map((entry) => readEntry(entry, core, limits));
   return { feedTitle, kind: 'atom', count: items.length, items };
@@ -56,8 +64,9 @@ function readEntry(entry: XmlElement, core: ReadonlySet<string>, limits: ReadLim
 }
 
 /**
- * The first `<link rel="alternate">` with a usable href, else the first usable `<link>`
- * without `rel`; `href` is resolved against the `xml:base` in scope (the link's own
+ * The first `<link rel="alternate">` with a usable target, else the first usable `<link>`
+ * without `rel`. The target is `href`, or the link's text when `href` is missing or
+ * blank; it is resolved against the `xml:base` in scope (the link's own
  * included) or the feed URL. Only http(s) results count.
  */
 function entryLink(entry: XmlElement, core: ReadonlySet<string>): string {
@@ -65,12 +74,12 @@ function entryLink(entry: XmlElement, core: ReadonlySet<string>): string {
   for (const link of links) {
     const rel = link.attr('rel');
     if (rel === null || !ALTERNATE.has(rel.trim().toLowerCase())) continue;
-    const url = httpUrl(link.attr('href'), link.base);
+    const url = httpUrl(linkTarget(link), link.base);
     if (url !== '') return url;
   }
   for (const link of links) {
     if (link.attr('rel') !== null) continue;
-    const url = httpUrl(link.attr('href'), link.base);
+    const url = httpUrl(linkTarget(link), link.base);
     if (url !== '') return url;
   }
   return '';

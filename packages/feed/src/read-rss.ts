@@ -3,6 +3,7 @@ import {
   dublinCoreDates,
   firstText,
   httpUrl,
+  linkTarget,
   pickDate,
   plainText,
   rssText,
@@ -95,7 +96,7 @@ function itemLink(item: XmlElement, core: ReadonlySet<string>): string {
   for (const link of childrenNamed(item, 'link', ATOM)) {
     const rel = (link.attr('rel') ?? 'alternate').trim().toLowerCase();
     if (rel !== 'alternate') continue;
-    const url = httpUrl(link.attr('href'), link.base);
+    const url = httpUrl(linkTarget(link), link.base);
     if (url !== '') return url;
   }
   for (const guid of childrenNamed(item, 'guid', core)) {

@@ -276,6 +276,29 @@ describe('edge cases', () => {
     expect(okData(feed(body)).data.feedTitle).toBe('T');
   });
 
+  test.each([
+    'http://purl.org/atom/ns#',
+    'http://purl.org/atom/ns#draft-ietf-atompub-format-08',
+    'http://purl.org/echo/',
+    'http://purl.org/pie/',
+    'http://example.com/newformat#',
+    'http://example.com/necho',
+    'uri/of/echo/namespace#',
+  ])('a <feed> in the pre-1.0 Atom namespace %s is read as Atom', (ns) => {
+    const body = `<feed xmlns="${ns}"><title>Old</title><entry><title>e</title><link rel="alternate" href="/e"/><issued>2004-01-02</issued></entry></feed>`;
+    const { data } = okData(feed(body));
+    expect(data).toMatchObject({ kind: 'atom', feedTitle: 'Old', count: 1 });
+    expect(data.items[0]).toMatchObject({
+      link: 'https://news.example.com/e',
+      published: '2004-01-02T00:00:00.000Z',
+    });
+  });
+
+  test('a <feed> in a look-alike namespace is still refused', () => {
+    const result = parseFeed(feed('<feed xmlns="http://purl.org/atom/ns#draft-other"/>'));
+    expect(result).toMatchObject({ ok: false, error: 'unsupported_content_type' });
+  });
+
   test('an Atom entry without Atom dates falls back to the Dublin Core dates', () => {
     const body = `<feed xmlns="http://www.w3.org/2005/Atom" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dc="http://purl.org/dc/elements/1.1/">
       <entry><title>a</title><dcterms:modified>2026-03-02</dcterms:modified><dcterms:issued>2026-03-01</dcterms:issued></entry>
