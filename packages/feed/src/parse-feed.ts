@@ -60,7 +60,12 @@ export function parseFeed(
     return fail('parse_error', `The feed is not well-formed XML: ${scan.message}.`);
   }
 
-  const parsed = parseXml(text.slice(0, scan.end), URL.canParse(doc.url) ? doc.url : null);
+  // The prolog (declaration, DOCTYPE, comments) is left out: nothing in it is needed, and
+  // an HTML DOCTYPE in front of a feed is no XML.
+  const parsed = parseXml(
+    text.slice(scan.start, scan.end),
+    URL.canParse(doc.url) ? doc.url : null,
+  );
   if (!parsed.ok) return fail('parse_error', `${parsed.message}.`);
 
   const data = readFeed(parsed.root, limits);

@@ -8,8 +8,12 @@ const ITEM_NAMES: ReadonlySet<string> = new Set(['item', 'entry']);
 
 /** What {@link scanXml} found. */
 export type ScanResult =
-  /** A feed root, well-formed up to `end` (the part to parse). */
-  | { readonly kind: 'feed'; readonly end: number }
+  /**
+   * A feed root starting at `start`, well-formed up to `end`: the part to parse. What
+   * comes before the root (XML declaration, DOCTYPE, comments, processing instructions)
+   * is not needed and is left out.
+   */
+  | { readonly kind: 'feed'; readonly start: number; readonly end: number }
   /** Not XML, or XML whose root is not a feed: `unsupported_content_type`. */
   | { readonly kind: 'not-feed'; readonly message: string }
   /** A feed root, but the markup is broken: `parse_error`. */
@@ -37,21 +41,27 @@ export interface ScanOptions {
  * nesting at most {@link FEED_MAX_DEPTH} deep. Character data is not checked (a bare `&`
  * or an unknown entity is tolerated, as feed readers do).
  *
- * It also decides what the body is: a body that is not markup, an HTML page, or XML with
- * another root is "not a feed"; and it finds where to stop: after the `maxItems`-th item,
+ * Before the root, any number of DOCTYPE declarations (an HTML one too, in any case),
+ * comments, processing instructions, whitespace and U+FEFF (a BOM left by concatenated
+ * files) are skipped: the root alone decides. Text before the root is not.
+ *
+ * It also decides what the body is: a body that is not markup, an HTML page (an `<html>`
+ * root, or an HTML DOCTYPE before a root that is no feed), or XML with another root is
+ * "not a feed"; and it finds where to stop: after the `maxItems`-th item,
  * so a 5 MiB feed is not parsed beyond what the result can hold, or at the
  * {@link FEED_MAX_ELEMENTS}-th element, where the document is cut like a clipped body
  * (kept up to the last item that closed, else the last element that closed).
  */
 export function scanXml(text: string, options: ScanOptions): ScanResult {
   const length = text.length;
-  let i = skipSpace(text, 0);
+  let i = skipOutside(text, 0);
   if (i >= length || text[i] !== '<') return { kind: 'not-feed', message: notMarkup(text, i) };
 
   const stack: string[] = [];
   let rootSeen = false;
   let rootClosed = false;
-  let doctypeSeen = false;
+  let rootStart = 0;
+  let htmlDoctype = false;
   let itemsClosed = 0;
   let lastItemEnd = -1;
   let lastCleanEnd = -1;
@@ -60,15 +70,18 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
   const maxElements = options.maxElements ?? FEED_MAX_ELEMENTS;
 
   const cut = (): number => (lastItemEnd >= 0 ? lastItemEnd : lastCleanEnd);
+  const feed = (end: number): ScanResult => ({ kind: 'feed', start: rootStart, end });
   const malformed = (message: string): ScanResult => {
-    if (options.clipped && rootSeen && cut() > 0) return { kind: 'feed', end: cut() };
+    // Before any root, an HTML DOCTYPE says what the body is better than the breakage.
+    if (!rootSeen && htmlDoctype) return { kind: 'not-feed', message: HTML_DOCTYPE };
+    if (options.clipped && rootSeen && cut() > 0) return feed(cut());
     return { kind: 'malformed', message };
   };
 
   while (i < length) {
     const lt = text.indexOf('<', i);
     const textEnd = lt === -1 ? length : lt;
-    if (stack.length === 0 && textEnd > i && skipSpace(text, i) < textEnd) {
+    if (stack.length === 0 && textEnd > i && skipOutside(text, i) < textEnd) {
       return malformed(
         rootClosed
           ? 'there is text after the root element'
@@ -100,18 +113,12 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
         continue;
       }
       if (text.slice(i, i + 9).toUpperCase() === '<!DOCTYPE') {
-        // HTML writes the keyword in any case; XML only in upper case.
+        // Only the prolog may hold one. HTML writes the keyword in any case, and pages
+        // generated as HTML sometimes carry a feed: the root decides, so any DOCTYPE
+        // before it is skipped, and an HTML one is remembered for the error message.
+        if (rootSeen) return malformed('a DOCTYPE declaration is out of place');
         const name = readName(text, skipSpace(text, i + 9));
-        if (!rootSeen && name.toLowerCase() === 'html') {
-          return {
-            kind: 'not-feed',
-            message: 'The body is an HTML page (`<!DOCTYPE html>`), not a feed.',
-          };
-        }
-        if (!text.startsWith('<!DOCTYPE', i))
-          return malformed('the DOCTYPE keyword is not upper-case');
-        if (rootSeen || doctypeSeen) return malformed('a DOCTYPE declaration is out of place');
-        doctypeSeen = true;
+        if (name.toLowerCase() === 'html') htmlDoctype = true;
         const end = doctypeEnd(text, i + 9);
         if (end === -1) return malformed('the DOCTYPE declaration is not terminated');
         i = end + 1;
@@ -135,7 +142,7 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
       if (isItem(name) && stack.length <= 2) {
         itemsClosed++;
         lastItemEnd = i;
-        if (itemsClosed >= itemsWanted) return { kind: 'feed', end: i };
+        if (itemsClosed >= itemsWanted) return feed(i);
       }
       continue;
     }
@@ -146,12 +153,15 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
     }
     if (!rootSeen) {
       const local = localName(name);
-      if (!FEED_ROOTS.has(local)) return { kind: 'not-feed', message: notFeedRoot(name) };
+      if (!FEED_ROOTS.has(local)) {
+        return { kind: 'not-feed', message: htmlDoctype ? HTML_DOCTYPE : notFeedRoot(name) };
+      }
+      rootStart = i;
     } else if (rootClosed) {
       return malformed('there is a second root element');
     }
     if (++elements > maxElements) {
-      if (cut() > 0) return { kind: 'feed', end: cut() };
+      if (cut() > 0) return feed(cut());
       return { kind: 'malformed', message: `there are more than ${maxElements} elements` };
     }
     const end = tagEnd(text, i + 1 + name.length);
@@ -164,7 +174,7 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
       if (isItem(name) && stack.length <= 2) {
         itemsClosed++;
         lastItemEnd = i;
-        if (itemsClosed >= itemsWanted) return { kind: 'feed', end: i };
+        if (itemsClosed >= itemsWanted) return feed(i);
       }
       continue;
     }
@@ -179,7 +189,24 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
   if (open !== undefined) {
     return malformed(`the document ends inside \`<${clip(open)}>\` (it is truncated)`);
   }
-  return { kind: 'feed', end: length };
+  return feed(length);
+}
+
+const HTML_DOCTYPE = 'The body is an HTML page (`<!DOCTYPE html>`), not a feed.';
+
+/**
+ * Skip what may stand outside the root besides markup: XML whitespace and U+FEFF (a byte
+ * order mark left in the middle by concatenated or included files).
+ */
+function skipOutside(text: string, from: number): number {
+  let i = from;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d && code !== 0xfeff) {
+      break;
+    }
+  }
+  return i;
 }
 
 /** XML 1.0 §2.3 `S`: space, tab, carriage return, line feed. */

@@ -77,18 +77,40 @@ describe('scanXml', () => {
     ['<rss>< a/></rss>', 'malformed'],
     ['<rss><1a/></rss>', 'malformed'],
     ['<rss></ rss>', 'malformed'],
+    // Junk before the root: the root decides.
+    ['<!DOCTYPE html><rss/>', 'feed'],
+    ['<!doctype html>\n<!-- c --><?pi x?><rdf:RDF/>', 'feed'],
+    ['<!doctype rss><!DOCTYPE rss><feed/>', 'feed'],
+    ['\ufeff\n\ufeff<?xml version="1.0"?>\ufeff<rss/>\ufeff', 'feed'],
+    ['<!DOCTYPE html><html/>', 'not-feed'],
+    ['<!DOCTYPE html><urlset/>', 'not-feed'],
+    ['<!DOCTYPE html>hello<rss/>', 'not-feed'],
+    ['<!DOCTYPE html>', 'not-feed'],
+    ['<!-- c -->text<rss/>', 'malformed'],
+    ['<rss><!doctype html></rss>', 'malformed'],
+    ['<rss/><!DOCTYPE rss>', 'malformed'],
   ])('%j is %s', (text, kind) => {
     expect(scan(text).kind).toBe(kind);
   });
 
+  test('the part to parse starts at the root element', () => {
+    const text = '<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN" "x.dtd"><!-- c --><rss></rss>';
+    expect(scan(text)).toStrictEqual({
+      kind: 'feed',
+      start: text.indexOf('<rss>'),
+      end: text.length,
+    });
+  });
+
   test('stops right after the last wanted item', () => {
     const text = '<rss><channel><item/><item></item><item/></channel></rss>';
-    expect(scan(text, false, 2)).toStrictEqual({ kind: 'feed', end: text.indexOf('</item>') + 7 });
-    expect(scan(text, false, 0)).toStrictEqual({ kind: 'feed', end: text.indexOf('<item/>') + 7 });
+    expect(scan(text, false, 2)).toStrictEqual({ kind: 'feed', start: 0, end: text.indexOf('</item>') + 7 });
+    expect(scan(text, false, 0)).toStrictEqual({ kind: 'feed', start: 0, end: text.indexOf('<item/>') + 7 });
     // Items nested deeper than a channel do not count.
     const deep = '<rss><channel><x><item/></x><item/></channel></rss>';
     expect(scan(deep, false, 1)).toStrictEqual({
       kind: 'feed',
+      start: 0,
       end: deep.lastIndexOf('<item/>') + 7,
     });
   });
@@ -96,19 +118,20 @@ describe('scanXml', () => {
   test('the element cap cuts like a clipped body', () => {
     const text = '<rss><channel><title>t</title><item/><x/><x/><x/></channel></rss>';
     const scanCapped = scanXml(text, { maxItems: 100, clipped: false, maxElements: 5 });
-    expect(scanCapped).toStrictEqual({ kind: 'feed', end: text.indexOf('<item/>') + 7 });
+    expect(scanCapped).toStrictEqual({ kind: 'feed', start: 0, end: text.indexOf('<item/>') + 7 });
     const noItem = '<rss><title>t</title><x/><x/></rss>';
     expect(scanXml(noItem, { maxItems: 100, clipped: false, maxElements: 3 })).toStrictEqual({
       kind: 'feed',
+      start: 0,
       end: noItem.indexOf('<x/>') + 4,
     });
   });
 
   test('a clipped body ends after its last complete item, or its last closed element', () => {
     const text = '<rss><channel><title>t</title><item>a</item><item>b';
-    expect(scan(text, true)).toStrictEqual({ kind: 'feed', end: text.indexOf('</item>') + 7 });
+    expect(scan(text, true)).toStrictEqual({ kind: 'feed', start: 0, end: text.indexOf('</item>') + 7 });
     const noItem = '<rss><channel><title>t</title><item>b';
-    expect(scan(noItem, true)).toStrictEqual({ kind: 'feed', end: noItem.indexOf('</title>') + 8 });
+    expect(scan(noItem, true)).toStrictEqual({ kind: 'feed', start: 0, end: noItem.indexOf('</title>') + 8 });
     expect(scan(noItem, false).kind).toBe('malformed');
   });
 });
