@@ -37,15 +37,24 @@ const MONTHS: ReadonlyMap<string, number> = new Map([
 ]);
 
 /**
- * Zone names in minutes east of UTC: RFC 822 §5.1 (`UT`, `GMT`, `Z` and the North American
- * zones) plus `UTC`. RFC 822's military letters had their signs inverted, so RFC 2822
- * §4.3 says to read them as `-0000` (UTC with no local-zone information); so do we.
+ * Zone names accepted, in minutes east of UTC: only names with one meaning. RFC 822 §5.1's
+ * (`UT`, `GMT`, `Z` and the North American zones), `UTC`, the tz database's `Etc/GMT` and
+ * `Etc/UTC`, and the abbreviations of Europe, Japan, Korea, Hawaii, Alaska, New Zealand
+ * and eastern and western Australia, each used for one offset only. Refused because
+ * they name several offsets: `IST` (India, Ireland, Israel), `BST` (British summer,
+ * Bangladesh), `AST`/`ADT` (Atlantic, Arabia), `GST`, `SST`, `ACST`, `MSK` (changed
+ * offset), the generic `ET`/`CT`/`MT`/`PT`/`AT` (no daylight-saving information), and
+ * the military letters other than `Z`: RFC 822 gave them with inverted signs, so
+ * writers disagree about their sign and RFC 2822 §4.3 says they carry no reliable
+ * offset. `CST` is RFC 822's US Central time (−06:00), never China's.
  */
 const ZONES: ReadonlyMap<string, number> = new Map([
   ['ut', 0],
   ['utc', 0],
   ['gmt', 0],
   ['z', 0],
+  ['etc/gmt', 0],
+  ['etc/utc', 0],
   ['est', -300],
   ['edt', -240],
   ['cst', -360],
@@ -54,18 +63,50 @@ const ZONES: ReadonlyMap<string, number> = new Map([
   ['mdt', -360],
   ['pst', -480],
   ['pdt', -420],
-  ...'abcdefghiklmnopqrstuvwxy'.split('').map((letter) => [letter, 0] as [string, number]),
+  ['akst', -540],
+  ['akdt', -480],
+  ['hst', -600],
+  ['wet', 0],
+  ['west', 60],
+  ['cet', 60],
+  ['cest', 120],
+  ['met', 60],
+  ['mest', 120],
+  ['eet', 120],
+  ['eest', 180],
+  ['jst', 540],
+  ['kst', 540],
+  ['awst', 480],
+  ['aest', 600],
+  ['aedt', 660],
+  ['nzst', 720],
+  ['nzdt', 780],
 ]);
 
-/** RFC 3339 / ISO 8601 extended form, with W3C-DTF's reduced precisions (`YYYY`, `YYYY-MM`). */
-const ISO_EXTENDED =
-  /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:(?:[Tt]|\s+)(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:\s*(Z|z|[+-]\d{2}(?::?\d{2})?|[A-Za-z]{1,5}))?)?)?)?$/;
+/**
+ * The date part of an ISO 8601 / RFC 3339 / W3C-DTF string, extended (`2026-01-02`) or
+ * basic (`20260102`): calendar dates, ordinal dates (`2026-002`, `2026002`), week dates
+ * (`2026-W01-5`, `2026W015`), and the reduced precisions `YYYY-MM`, `YYYY-Www`, `YYYY`.
+ * Groups: year, then month+day (extended), ordinal (extended), week+weekday
+ * (extended), month (extended), month+day (basic), ordinal (basic), week+weekday (basic).
+ * The basic `YYYYMM` is not ISO 8601 (it reads as `YYMMDD` too) and two-digit years are
+ * refused: their century is a guess.
+ */
+const ISO_DATE =
+  /^(\d{4})(?:-(\d{2})-(\d{2})|-(\d{3})|-W(\d{2})(?:-([1-7]))?|-(\d{2})|(\d{2})(\d{2})|(\d{3})|W(\d{2})([1-7])?)?(?=$|[Tt\s])/;
 
-/** ISO 8601 basic form: `20260102T030405Z`. */
-const ISO_BASIC =
-  /^(\d{4})(\d{2})(\d{2})(?:[Tt](\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+/**
+ * The time part after a complete date: `T` then `hh`, `hh:mm`, `hh:mm:ss` (or their basic
+ * forms `hhmm`, `hhmmss`), an optional fraction of the seconds and an optional zone; or
+ * whitespace then at least `hh:mm` (`2026-01-02 03:04:05`, as databases write it).
+ */
+const ISO_TIME_AFTER_T =
+  /^[Tt](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(?:\s*(Z|z|[+-]\d{2}(?::?\d{2})?|[A-Za-z]{1,5}))?$/;
+const ISO_TIME_AFTER_SPACE =
+  /^\s+(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:\s*(Z|z|[+-]\d{2}(?::?\d{2})?|[A-Za-z]{1,5}))?$/;
 
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?$/;
+const MERIDIEM = /^(?:([ap])\.?m\.?)$/i;
 const RFC850_DATE = /^(\d{1,2})-([A-Za-z]+)-(\d{2,4})$/;
 const DIGITS_1_2 = /^\d{1,2}$/;
 const YEAR = /^\d{2,4}$/;
@@ -87,13 +128,21 @@ interface Fields {
  * Parse a feed date into ISO-8601 UTC with milliseconds (`2026-01-02T03:04:05.000Z`), or
  * return `''` when the string is not a date this parser can read without guessing.
  *
- * Accepted beyond the RFCs: any leading word as the day name (it is ignored, so a wrong
+ * ISO 8601 forms: extended and basic calendar dates (`2026-01-02`, `20260102`), ordinal
+ * dates (`2026-002`), week dates (`2026-W01-5`), the reduced `YYYY-MM`, `YYYY-Www` and
+ * `YYYY` (the first instant of the period), and after a complete date a time of `hh`,
+ * `hh:mm` or `hh:mm:ss` (or `hhmm`, `hhmmss`) with an optional fraction and zone.
+ * Two-digit years are refused there (`03-12-31`): their century would be a guess.
+ *
+ * Accepted beyond RFC 822: any leading word as the day name (it is ignored, so a wrong
  * day name does not matter), full and `Sept` month names in any case, RFC 850
- * `02-Jan-26` and asctime `Jan  2 03:04:05 2026` dates, missing seconds, missing time
- * (midnight), fractional seconds (cut to milliseconds), 2-digit years (RFC 2822 §4.3:
- * `00`–`49` are 20xx, `50`–`99` 19xx) and 3-digit years (+1900), offsets with or without
- * a colon or with hours only, `GMT+0100`, comments in parentheses, extra whitespace and
- * commas. A missing zone means UTC. Out-of-range fields (February 30, hour 25, offset
+ * `02-Jan-26` and asctime `Jan  2 03:04:05 2026` dates (also with the zone before the
+ * year, `Sun Jul 15 01:16:00 +0000 2012`), missing seconds, missing time (midnight), a
+ * 12-hour clock with `AM`/`PM`, fractional seconds (cut to milliseconds), 2-digit years
+ * (RFC 2822 §4.3: `00`–`49` are 20xx, `50`–`99` 19xx) and 3-digit years (+1900), offsets
+ * with or without a colon or with hours only, `GMT+0100`, the zone names of
+ * {@link ZONES}, comments in parentheses, extra whitespace and commas. A missing zone
+ * means UTC. Out-of-range fields (February 30, hour 25, offset
  * +2400) are refused, never rolled over; a leap second `:60` and `24:00:00` count as the
  * next second. Results outside years 0000–9999 are refused.
  *
@@ -110,21 +159,75 @@ export function parseFeedDate(raw: string): string {
 }
 
 function readIso(text: string): Fields | null {
-  const match = ISO_EXTENDED.exec(text) ?? ISO_BASIC.exec(text);
-  if (match === null) return null;
-  const [, year, month, day, hour, minute, second, fraction, zone] = match;
+  const date = ISO_DATE.exec(text);
+  if (date === null) return null;
+  const g = date.slice(1) as (string | undefined)[];
+  const year = Number(g[0]);
+  const ordinal = g[3] ?? g[9];
+  const week = g[4] ?? g[10];
+  const weekday = g[5] ?? g[11];
+  const monthText = g[1] ?? g[6] ?? g[7];
+  const dayText = g[2] ?? g[8];
+  let calendar: [number, number, number] | null;
+  if (ordinal !== undefined) calendar = fromOrdinal(year, Number(ordinal));
+  else if (week !== undefined) calendar = fromWeek(year, Number(week), Number(weekday ?? 1));
+  else calendar = [year, monthText === undefined ? 1 : Number(monthText), Number(dayText ?? 1)];
+  if (calendar === null) return null;
+  const [y, month, day] = calendar;
+
+  const rest = text.slice(date[0].length);
+  const fields: Fields = {
+    year: y,
+    month,
+    day,
+    hour: 0,
+    minute: 0,
+    second: 0,
+    millisecond: 0,
+    offset: 0,
+  };
+  if (rest === '') return fields;
+  // A time needs a complete date: `2026-01T10:00` and `2026-W01T10:00` mean nothing.
+  const complete = dayText !== undefined || ordinal !== undefined || weekday !== undefined;
+  const time = complete ? (ISO_TIME_AFTER_T.exec(rest) ?? ISO_TIME_AFTER_SPACE.exec(rest)) : null;
+  if (time === null) return null;
+  const [, hour, minute, second, fraction, zone] = time;
   const offset = zone === undefined ? 0 : zoneOffset(zone);
   if (offset === null) return null;
   return {
-    year: Number(year),
-    month: month === undefined ? 1 : Number(month),
-    day: day === undefined ? 1 : Number(day),
-    hour: hour === undefined ? 0 : Number(hour),
+    ...fields,
+    hour: Number(hour),
     minute: minute === undefined ? 0 : Number(minute),
     second: second === undefined ? 0 : Number(second),
     millisecond: milliseconds(fraction),
     offset,
   };
+}
+
+/** The calendar date of day `ordinal` (1–365, or 366 in a leap year) of `year`, or null. */
+function fromOrdinal(year: number, ordinal: number): [number, number, number] | null {
+  if (ordinal < 1 || ordinal > (isLeapYear(year) ? 366 : 365)) return null;
+  return civilFromDays(daysFromCivil(year, 1, 1) + ordinal - 1);
+}
+
+/**
+ * The calendar date of ISO 8601 week `week`, day `weekday` (1 = Monday) of week-year
+ * `year`, or null. Week 1 is the week holding the year's first Thursday, so it holds
+ * 4 January; a week-year has 53 weeks when it starts on a Thursday, or on a Wednesday
+ * in a leap year.
+ */
+function fromWeek(year: number, week: number, weekday: number): [number, number, number] | null {
+  const january4 = daysFromCivil(year, 1, 4);
+  const weekStart = january4 - (isoWeekday(january4) - 1);
+  const january1 = isoWeekday(daysFromCivil(year, 1, 1));
+  const weeks = january1 === 4 || (january1 === 3 && isLeapYear(year)) ? 53 : 52;
+  if (week < 1 || week > weeks) return null;
+  return civilFromDays(weekStart + (week - 1) * 7 + weekday - 1);
+}
+
+/** ISO weekday of a day count since 1970-01-01 (a Thursday): 1 = Monday … 7 = Sunday. */
+function isoWeekday(days: number): number {
+  return ((((days + 3) % 7) + 7) % 7) + 1;
 }
 
 function readRfc822(text: string): Fields | null {
@@ -143,6 +246,7 @@ function readRfc822(text: string): Fields | null {
   let monthNumber: number | null;
   let yearText: string;
   let timeText: string | null = null;
+  let zoneText: string | null = null;
   const rfc850 = RFC850_DATE.exec(at(i));
   if (rfc850 !== null) {
     // RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT`.
@@ -160,7 +264,13 @@ function readRfc822(text: string): Fields | null {
     // asctime `Jan  2 03:04:05 2026`, or `Jan 2, 2026 03:04:05`.
     monthNumber = month(at(i));
     day = Number(at(i + 1));
-    if (TIME.test(at(i + 2))) {
+    if (TIME.test(at(i + 2)) && !YEAR.test(at(i + 3)) && YEAR.test(at(i + 4))) {
+      // asctime with the zone before the year: `Sun Jul 15 01:16:00 +0000 2012`.
+      timeText = at(i + 2);
+      zoneText = at(i + 3);
+      yearText = at(i + 4);
+      i += 5;
+    } else if (TIME.test(at(i + 2))) {
       timeText = at(i + 2);
       yearText = at(i + 3);
       i += 4;
@@ -187,11 +297,20 @@ function readRfc822(text: string): Fields | null {
     minute = Number(time[2]);
     second = time[3] === undefined ? 0 : Number(time[3]);
     fraction = time[4];
+    // A 12-hour clock: `3:04 PM`; the hour must then be 1–12.
+    const meridiem = MERIDIEM.exec(at(i));
+    if (meridiem !== null) {
+      if (hour < 1 || hour > 12) return null;
+      hour = (hour % 12) + ((meridiem[1] as string).toLowerCase() === 'p' ? 12 : 0);
+      i++;
+    }
   }
 
   let offset: number | null = 0;
   const rest = tokens.length - i;
-  if (rest === 1) {
+  if (zoneText !== null) {
+    offset = rest === 0 ? zoneOffset(zoneText) : null;
+  } else if (rest === 1) {
     offset = zoneOffset(at(i));
   } else if (rest === 2 && /^(?:gmt|utc|ut)$/i.test(at(i)) && /^[+-]/.test(at(i + 1))) {
     // `GMT +0100`.
