@@ -1,6 +1,7 @@
 import { parseFeedDate } from './feed-date.js';
 import { ATOM_03_NAMESPACES, NS } from './namespaces.js';
-import { htmlText, normalizeText } from './text.js';
+import { FEED_MAX_DATE_RAW_CHARS, FEED_MAX_LINK_CHARS } from './limits.js';
+import { capMarked, htmlText, normalizeText } from './text.js';
 import { absoluteUrl, XmlElement, type XmlNode } from './xml-tree.js';
 
 /** The child elements of `element` named `local` in one of `namespaces`, in document order. */
@@ -160,11 +161,15 @@ export function linkTarget(link: XmlElement): string {
   return href !== null && href.trim() !== '' ? href : plainText(link);
 }
 
-/** `href` resolved against `base`, when the result is an http or https URL; else `''`. */
+/**
+ * `href` resolved against `base`, when the result is an http or https URL of at most
+ * {@link FEED_MAX_LINK_CHARS} characters; else `''`. A longer URL is refused, not cut:
+ * a cut URL would point somewhere else.
+ */
 export function httpUrl(href: string | null, base: string | null): string {
   if (href === null || href.trim() === '') return '';
   const url = absoluteUrl(href, base);
-  if (url === null) return '';
+  if (url === null || url.length > FEED_MAX_LINK_CHARS) return '';
   return url.startsWith('http:') || url.startsWith('https:') ? url : '';
 }
 
@@ -196,7 +201,9 @@ export interface PickedDate {
 
 /**
  * The first candidate date that parses wins, with its own raw string. When none parses,
- * `published` is `''` and `publishedRaw` is the first non-empty candidate.
+ * `published` is `''` and `publishedRaw` is the first non-empty candidate, cut to
+ * {@link FEED_MAX_DATE_RAW_CHARS} code points with a `…` mark (only a string too long to
+ * be a date can be that long).
  */
 export function pickDate(elements: readonly XmlElement[]): PickedDate {
   let firstRaw = '';
@@ -207,5 +214,5 @@ export function pickDate(elements: readonly XmlElement[]): PickedDate {
     if (published !== '') return { published, publishedRaw: raw };
     if (firstRaw === '') firstRaw = raw;
   }
-  return { published: '', publishedRaw: firstRaw };
+  return { published: '', publishedRaw: capMarked(firstRaw, FEED_MAX_DATE_RAW_CHARS) };
 }

@@ -5,6 +5,27 @@ export const FEED_MAX_ITEMS = 100;
 export const FEED_MAX_SUMMARY_CHARS = 1000;
 
 /**
+ * The most Unicode code points of a title (`feedTitle` and each item's `title`). A longer
+ * title is cut to 499 code points (never inside a surrogate pair, trailing whitespace
+ * trimmed) and ends with `…` (U+2026), which marks the cut.
+ */
+export const FEED_MAX_TITLE_CHARS = 500;
+
+/**
+ * The longest `link` returned, in characters (links are ASCII once normalised). A longer
+ * URL is not cut — a cut URL points elsewhere — but skipped: the next link candidate
+ * is tried, else the link is `''`.
+ */
+export const FEED_MAX_LINK_CHARS = 2048;
+
+/**
+ * The most Unicode code points of `publishedRaw`. Dates longer than 128 characters never
+ * parse, so only an unparseable string can be longer; it is cut to 255 code points and
+ * ends with `…` (U+2026), which marks the cut.
+ */
+export const FEED_MAX_DATE_RAW_CHARS = 256;
+
+/**
  * The most body bytes read (5 MiB, security.md §3.1). A longer body is cut here and
  * read like a body the fetcher cut: items up to the last one that closed are kept.
  */

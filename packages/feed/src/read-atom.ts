@@ -7,7 +7,8 @@ import {
   linkTarget,
   pickDate,
 } from './fields.js';
-import { cutCodePoints } from './text.js';
+import { FEED_MAX_TITLE_CHARS } from './limits.js';
+import { capMarked, cutCodePoints } from './text.js';
 import type { FeedData, FeedItem, ReadLimits } from './types.js';
 import type { XmlElement } from './xml-tree.js';
 
@@ -36,7 +37,7 @@ export function readAtom(
   );
   const entries = childrenNamed(root, 'entry', core).slice(0, limits.maxItems);
   const items = entries.map((entry) => readEntry(entry, core, limits));
-  return { feedTitle, kind: 'atom', count: items.length, items };
+  return { feedTitle: capMarked(feedTitle, FEED_MAX_TITLE_CHARS), kind: 'atom', count: items.length, items };
 }
 
 function readEntry(entry: XmlElement, core: ReadonlySet<string>, limits: ReadLimits): FeedItem {
@@ -55,7 +56,7 @@ function readEntry(entry: XmlElement, core: ReadonlySet<string>, limits: ReadLim
     ...dublinCoreDates(entry),
   ]);
   return {
-    title,
+    title: capMarked(title, FEED_MAX_TITLE_CHARS),
     link: entryLink(entry, core),
     published,
     publishedRaw,

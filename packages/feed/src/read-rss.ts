@@ -9,7 +9,8 @@ import {
   rssText,
 } from './fields.js';
 import { NS } from './namespaces.js';
-import { cutCodePoints } from './text.js';
+import { FEED_MAX_TITLE_CHARS } from './limits.js';
+import { capMarked, cutCodePoints } from './text.js';
 import type { FeedData, FeedItem, ReadLimits } from './types.js';
 import { XmlElement } from './xml-tree.js';
 
@@ -51,7 +52,7 @@ export function readRss(root: XmlElement, core: ReadonlySet<string>, limits: Rea
     }
   }
   const items = elements.map((element) => readItem(element, core, limits));
-  return { feedTitle, kind: 'rss', count: items.length, items };
+  return { feedTitle: capMarked(feedTitle, FEED_MAX_TITLE_CHARS), kind: 'rss', count: items.length, items };
 }
 
 function readItem(item: XmlElement, core: ReadonlySet<string>, limits: ReadLimits): FeedItem {
@@ -74,7 +75,7 @@ function readItem(item: XmlElement, core: ReadonlySet<string>, limits: ReadLimit
     ...dublinCoreDates(item),
   ]);
   return {
-    title,
+    title: capMarked(title, FEED_MAX_TITLE_CHARS),
     link: itemLink(item, core),
     published,
     publishedRaw,

@@ -51,3 +51,23 @@ export function cutCodePoints(text: string, max: number): string {
   }
   return text.slice(0, units).trimEnd();
 }
+
+/** U+2026, the last character of a value that was cut to its cap. */
+export const CUT_MARK = '\u2026';
+
+/**
+ * `text` when it has at most `max` code points; else its first `max - 1` code points
+ * (trailing whitespace trimmed) followed by {@link CUT_MARK}, so the result never has
+ * more than `max` code points and a cut is visible.
+ */
+export function capMarked(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let points = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    if (++points > max) return `${cutCodePoints(text, max - 1)}${CUT_MARK}`;
+  }
+  return text;
+}

@@ -4,11 +4,14 @@ import { describe, expect, test } from 'vitest';
 import * as api from '../src/index.js';
 import {
   FEED_MAX_BYTES,
+  FEED_MAX_DATE_RAW_CHARS,
   FEED_MAX_DEPTH,
   FEED_MAX_ELEMENTS,
   FEED_MAX_HTML_CHARS,
   FEED_MAX_ITEMS,
+  FEED_MAX_LINK_CHARS,
   FEED_MAX_SUMMARY_CHARS,
+  FEED_MAX_TITLE_CHARS,
   type FeedErrorCode,
   type FeedOptions,
   parseFeed,
@@ -38,11 +41,14 @@ describe('public API', () => {
   test('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toStrictEqual([
       'FEED_MAX_BYTES',
+      'FEED_MAX_DATE_RAW_CHARS',
       'FEED_MAX_DEPTH',
       'FEED_MAX_ELEMENTS',
       'FEED_MAX_HTML_CHARS',
       'FEED_MAX_ITEMS',
+      'FEED_MAX_LINK_CHARS',
       'FEED_MAX_SUMMARY_CHARS',
+      'FEED_MAX_TITLE_CHARS',
       'parseFeed',
       'parseFeedDate',
     ]);
@@ -55,6 +61,9 @@ describe('public API', () => {
     expect(FEED_MAX_DEPTH).toBe(64);
     expect(FEED_MAX_ELEMENTS).toBe(100_000);
     expect(FEED_MAX_HTML_CHARS).toBe(256 * 1024);
+    expect(FEED_MAX_TITLE_CHARS).toBe(500);
+    expect(FEED_MAX_LINK_CHARS).toBe(2048);
+    expect(FEED_MAX_DATE_RAW_CHARS).toBe(256);
   });
 
   test('data has exactly four fields and each item exactly five', () => {
@@ -183,10 +192,86 @@ describe('security', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  test('a 2 MiB title of references is parsed as HTML only up to the HTML cap', () => {
+  test('a 2 MiB title of references is parsed and cut to the title cap', () => {
     const body = rss('', `<title>${'&lt;'.repeat(512 * 1024)}</title>`);
     const result = okData(feed(body));
-    expect(result.data.feedTitle).toBe('<'.repeat(FEED_MAX_HTML_CHARS));
+    expect(result.data.feedTitle).toBe(`${'<'.repeat(FEED_MAX_TITLE_CHARS - 1)}\u2026`);
+  });
+});
+
+describe('bounded strings', () => {
+  test('titles over the cap are cut with a mark; at the cap they are kept whole', () => {
+    const long = 'word '.repeat(200).trim(); // 999 characters
+    const exact = 'e'.repeat(FEED_MAX_TITLE_CHARS);
+    const astral = '\u{1F600}'.repeat(FEED_MAX_TITLE_CHARS + 1);
+    const body = rss(
+      `<item><title>${long}</title></item><item><title>${exact}</title></item><item><title>${astral}</title></item>`,
+      `<title>${long}</title>`,
+    );
+    const { data } = okData(feed(body));
+    const cut = `${long.slice(0, FEED_MAX_TITLE_CHARS - 1).trimEnd()}\u2026`;
+    expect(data.feedTitle).toBe(cut);
+    expect(data.items.map((item) => item.title)).toStrictEqual([
+      cut,
+      exact,
+      `${'\u{1F600}'.repeat(FEED_MAX_TITLE_CHARS - 1)}\u2026`,
+    ]);
+    const atom = `<feed xmlns="http://www.w3.org/2005/Atom"><title>${long}</title><entry><title>${long}</title></entry></feed>`;
+    const atomData = okData(feed(atom)).data;
+    expect([atomData.feedTitle, atomData.items[0]?.title]).toStrictEqual([cut, cut]);
+  });
+
+  test('links over the cap are skipped, never cut', () => {
+    const path = (length: number) => `https://news.example.com/${'p'.repeat(length - 25)}`;
+    expect(path(FEED_MAX_LINK_CHARS)).toHaveLength(FEED_MAX_LINK_CHARS);
+    const body = rss(
+      `<item><link>${path(FEED_MAX_LINK_CHARS)}</link></item>` +
+        `<item><link>${path(FEED_MAX_LINK_CHARS + 1)}</link><guid>https://news.example.com/g</guid></item>` +
+        `<item><link>${path(FEED_MAX_LINK_CHARS + 1)}</link></item>`,
+    );
+    expect(okData(feed(body)).data.items.map((item) => item.link)).toStrictEqual([
+      path(FEED_MAX_LINK_CHARS),
+      'https://news.example.com/g',
+      '',
+    ]);
+    const atom = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="${path(5000)}"/><link rel="alternate" href="/short"/></entry></feed>`;
+    expect(okData(feed(atom)).data.items[0]?.link).toBe('https://news.example.com/short');
+  });
+
+  test('an unparseable publishedRaw over the cap is cut with a mark', () => {
+    const raw = `${'x'.repeat(300)}`;
+    const exact = 'y'.repeat(FEED_MAX_DATE_RAW_CHARS);
+    const body = rss(
+      `<item><pubDate>${raw}</pubDate></item><item><pubDate>${exact}</pubDate></item>`,
+    );
+    expect(okData(feed(body)).data.items.map((item) => item.publishedRaw)).toStrictEqual([
+      `${'x'.repeat(FEED_MAX_DATE_RAW_CHARS - 1)}\u2026`,
+      exact,
+    ]);
+  });
+
+  test('the whole text stays within the documented bound on a worst-case feed', () => {
+    // Every string at its cap, made of the characters JSON escapes most (a control
+    // character takes 6 bytes as \u0001), links with backslashes (2 bytes each).
+    const control = '&#1;';
+    const link = `https://news.example.com/?${'\\'.repeat(FEED_MAX_LINK_CHARS - 26)}`;
+    const item = `<item><title>${control.repeat(FEED_MAX_TITLE_CHARS + 10)}</title><link>${link}</link><pubDate>${control.repeat(FEED_MAX_DATE_RAW_CHARS + 10)}</pubDate><description>${control.repeat(FEED_MAX_SUMMARY_CHARS + 10)}</description></item>`;
+    const body = rss(item.repeat(FEED_MAX_ITEMS + 5), `<title>${control.repeat(600)}</title>`);
+    const { data, text } = okData(feed(body));
+    expect(data.count).toBe(FEED_MAX_ITEMS);
+    expect(data.items[0]?.link).toHaveLength(FEED_MAX_LINK_CHARS);
+    const emptyItem = canonicalize({ link: '', published: '', publishedRaw: '', summary: '', title: '' });
+    const perItem =
+      6 * (FEED_MAX_TITLE_CHARS + FEED_MAX_DATE_RAW_CHARS + FEED_MAX_SUMMARY_CHARS) +
+      2 * FEED_MAX_LINK_CHARS +
+      '2026-01-02T03:04:05.000Z'.length +
+      emptyItem.length +
+      1;
+    const envelope = canonicalize({ count: 100, feedTitle: '', items: [], kind: 'atom' }).length;
+    const bound = FEED_MAX_ITEMS * perItem + 6 * FEED_MAX_TITLE_CHARS + envelope;
+    expect(bound).toBe(1_475_553);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(bound);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(0.9 * bound);
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { cutCodePoints, htmlText, normalizeText } from '../src/text.js';
+import { FEED_MAX_HTML_CHARS } from '../src/limits.js';
+import { capMarked, cutCodePoints, htmlText, normalizeText } from '../src/text.js';
 import { decodeXmlReferences } from '../src/xml-entities.js';
 import { scanXml } from '../src/xml-scan.js';
 
@@ -28,6 +29,34 @@ describe('text helpers', () => {
     expect(htmlText('<p>a</p><p>b&eacute;</p>')).toBe('a bé');
     expect(htmlText('plain  text')).toBe('plain text');
     expect(htmlText('')).toBe('');
+  });
+
+  test('htmlText parses at most FEED_MAX_HTML_CHARS of markup', () => {
+    expect(htmlText('<'.repeat(2 * FEED_MAX_HTML_CHARS))).toBe('<'.repeat(FEED_MAX_HTML_CHARS));
+  });
+
+  test('capMarked keeps values up to the cap and marks a cut with an ellipsis', () => {
+    expect(capMarked('abc', 3)).toBe('abc');
+    expect(capMarked('abcd', 3)).toBe('ab\u2026');
+    expect(capMarked('a bcd', 3)).toBe('a\u2026');
+    expect(capMarked('\u{1F600}\u{1F600}', 2)).toBe('\u{1F600}\u{1F600}');
+    expect(capMarked('\u{1F600}\u{1F600}\u{1F600}', 2)).toBe('\u{1F600}\u2026');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.integer({ min: 1, max: 40 }), (raw, max) => {
+        const text = raw.toWellFormed();
+        const capped = capMarked(text, max);
+        const points = [...text].length;
+        expect([...capped].length).toBeLessThanOrEqual(max);
+        expect(capped.isWellFormed()).toBe(true);
+        if (points <= max) {
+          expect(capped).toBe(text);
+        } else {
+          expect(capped.endsWith('\u2026')).toBe(true);
+          expect(text.startsWith(capped.slice(0, -1))).toBe(true);
+        }
+        expect(capMarked(text, max)).toBe(capped);
+      }),
+    );
   });
 
   test('cutCodePoints counts code points, never splits a pair and trims the cut end', () => {

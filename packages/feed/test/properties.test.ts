@@ -8,8 +8,11 @@ import {
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
+  FEED_MAX_DATE_RAW_CHARS,
   FEED_MAX_ITEMS,
+  FEED_MAX_LINK_CHARS,
   FEED_MAX_SUMMARY_CHARS,
+  FEED_MAX_TITLE_CHARS,
   type FeedData,
   type FeedOptions,
   parseFeed,
@@ -187,6 +190,7 @@ function checkInvariants(result: ProductResult<FeedData>, limits: FeedOptions = 
   expect(Number.isInteger(data.count)).toBe(true);
   expect(data.count).toBe(data.items.length);
   expect(data.count).toBeLessThanOrEqual(limits.maxItems ?? FEED_MAX_ITEMS);
+  expect([...data.feedTitle].length).toBeLessThanOrEqual(FEED_MAX_TITLE_CHARS);
   for (const item of data.items) {
     expect(Object.keys(item).sort()).toStrictEqual([
       'link',
@@ -198,6 +202,9 @@ function checkInvariants(result: ProductResult<FeedData>, limits: FeedOptions = 
     expect([...item.summary].length).toBeLessThanOrEqual(
       limits.maxSummaryChars ?? FEED_MAX_SUMMARY_CHARS,
     );
+    expect([...item.title].length).toBeLessThanOrEqual(FEED_MAX_TITLE_CHARS);
+    expect([...item.publishedRaw].length).toBeLessThanOrEqual(FEED_MAX_DATE_RAW_CHARS);
+    expect(item.link.length).toBeLessThanOrEqual(FEED_MAX_LINK_CHARS);
     expect(item.published === '' || ISO.test(item.published)).toBe(true);
     if (item.published !== '') expect(item.publishedRaw).not.toBe('');
     if (item.link !== '') {
