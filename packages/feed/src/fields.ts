@@ -1,6 +1,6 @@
 import { parseFeedDate } from './feed-date.js';
-import { ATOM_03_NAMESPACES, NS } from './namespaces.js';
 import { FEED_MAX_DATE_RAW_CHARS, FEED_MAX_LINK_CHARS } from './limits.js';
+import { ATOM_03_NAMESPACES, NS } from './namespaces.js';
 import { capMarked, htmlText, normalizeText } from './text.js';
 import { absoluteUrl, XmlElement, type XmlNode } from './xml-tree.js';
 

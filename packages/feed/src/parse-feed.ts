@@ -62,10 +62,7 @@ export function parseFeed(
 
   // The prolog (declaration, DOCTYPE, comments) is left out: nothing in it is needed, and
   // an HTML DOCTYPE in front of a feed is no XML.
-  const parsed = parseXml(
-    text.slice(scan.start, scan.end),
-    URL.canParse(doc.url) ? doc.url : null,
-  );
+  const parsed = parseXml(text.slice(scan.start, scan.end), URL.canParse(doc.url) ? doc.url : null);
   if (!parsed.ok) return fail('parse_error', `${parsed.message}.`);
 
   const data = readFeed(parsed.root, limits);

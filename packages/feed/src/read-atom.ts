@@ -37,7 +37,12 @@ export function readAtom(
   );
   const entries = childrenNamed(root, 'entry', core).slice(0, limits.maxItems);
   const items = entries.map((entry) => readEntry(entry, core, limits));
-  return { feedTitle: capMarked(feedTitle, FEED_MAX_TITLE_CHARS), kind: 'atom', count: items.length, items };
+  return {
+    feedTitle: capMarked(feedTitle, FEED_MAX_TITLE_CHARS),
+    kind: 'atom',
+    count: items.length,
+    items,
+  };
 }
 
 function readEntry(entry: XmlElement, core: ReadonlySet<string>, limits: ReadLimits): FeedItem {

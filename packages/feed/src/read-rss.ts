@@ -8,8 +8,8 @@ import {
   plainText,
   rssText,
 } from './fields.js';
-import { NS } from './namespaces.js';
 import { FEED_MAX_TITLE_CHARS } from './limits.js';
+import { NS } from './namespaces.js';
 import { capMarked, cutCodePoints } from './text.js';
 import type { FeedData, FeedItem, ReadLimits } from './types.js';
 import { XmlElement } from './xml-tree.js';
@@ -52,7 +52,12 @@ export function readRss(root: XmlElement, core: ReadonlySet<string>, limits: Rea
     }
   }
   const items = elements.map((element) => readItem(element, core, limits));
-  return { feedTitle: capMarked(feedTitle, FEED_MAX_TITLE_CHARS), kind: 'rss', count: items.length, items };
+  return {
+    feedTitle: capMarked(feedTitle, FEED_MAX_TITLE_CHARS),
+    kind: 'rss',
+    count: items.length,
+    items,
+  };
 }
 
 function readItem(item: XmlElement, core: ReadonlySet<string>, limits: ReadLimits): FeedItem {

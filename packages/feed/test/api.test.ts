@@ -260,7 +260,13 @@ describe('bounded strings', () => {
     const { data, text } = okData(feed(body));
     expect(data.count).toBe(FEED_MAX_ITEMS);
     expect(data.items[0]?.link).toHaveLength(FEED_MAX_LINK_CHARS);
-    const emptyItem = canonicalize({ link: '', published: '', publishedRaw: '', summary: '', title: '' });
+    const emptyItem = canonicalize({
+      link: '',
+      published: '',
+      publishedRaw: '',
+      summary: '',
+      title: '',
+    });
     const perItem =
       6 * (FEED_MAX_TITLE_CHARS + FEED_MAX_DATE_RAW_CHARS + FEED_MAX_SUMMARY_CHARS) +
       2 * FEED_MAX_LINK_CHARS +

@@ -309,9 +309,7 @@ describe('ordinal and week dates', () => {
         const thursday = new Date((days + 4 - weekday) * 86_400_000);
         const weekYear = thursday.getUTCFullYear();
         const week =
-          Math.floor(
-            (thursday.getTime() - Date.UTC(weekYear, 0, 1)) / 86_400_000 / 7,
-          ) + 1;
+          Math.floor((thursday.getTime() - Date.UTC(weekYear, 0, 1)) / 86_400_000 / 7) + 1;
         if (weekYear >= 0 && weekYear <= 9999) {
           expect(parseFeedDate(`${pad(weekYear, 4)}-W${pad(week)}-${weekday}`)).toBe(expected);
           expect(parseFeedDate(`${pad(weekYear, 4)}W${pad(week)}${weekday}`)).toBe(expected);

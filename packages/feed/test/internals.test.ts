@@ -42,20 +42,24 @@ describe('text helpers', () => {
     expect(capMarked('\u{1F600}\u{1F600}', 2)).toBe('\u{1F600}\u{1F600}');
     expect(capMarked('\u{1F600}\u{1F600}\u{1F600}', 2)).toBe('\u{1F600}\u2026');
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.integer({ min: 1, max: 40 }), (raw, max) => {
-        const text = raw.toWellFormed();
-        const capped = capMarked(text, max);
-        const points = [...text].length;
-        expect([...capped].length).toBeLessThanOrEqual(max);
-        expect(capped.isWellFormed()).toBe(true);
-        if (points <= max) {
-          expect(capped).toBe(text);
-        } else {
-          expect(capped.endsWith('\u2026')).toBe(true);
-          expect(text.startsWith(capped.slice(0, -1))).toBe(true);
-        }
-        expect(capMarked(text, max)).toBe(capped);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        fc.integer({ min: 1, max: 40 }),
+        (raw, max) => {
+          const text = raw.toWellFormed();
+          const capped = capMarked(text, max);
+          const points = [...text].length;
+          expect([...capped].length).toBeLessThanOrEqual(max);
+          expect(capped.isWellFormed()).toBe(true);
+          if (points <= max) {
+            expect(capped).toBe(text);
+          } else {
+            expect(capped.endsWith('\u2026')).toBe(true);
+            expect(text.startsWith(capped.slice(0, -1))).toBe(true);
+          }
+          expect(capMarked(text, max)).toBe(capped);
+        },
+      ),
     );
   });
 
@@ -123,7 +127,8 @@ describe('scanXml', () => {
   });
 
   test('the part to parse starts at the root element', () => {
-    const text = '<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN" "x.dtd"><!-- c --><rss></rss>';
+    const text =
+      '<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN" "x.dtd"><!-- c --><rss></rss>';
     expect(scan(text)).toStrictEqual({
       kind: 'feed',
       start: text.indexOf('<rss>'),
@@ -133,8 +138,16 @@ describe('scanXml', () => {
 
   test('stops right after the last wanted item', () => {
     const text = '<rss><channel><item/><item></item><item/></channel></rss>';
-    expect(scan(text, false, 2)).toStrictEqual({ kind: 'feed', start: 0, end: text.indexOf('</item>') + 7 });
-    expect(scan(text, false, 0)).toStrictEqual({ kind: 'feed', start: 0, end: text.indexOf('<item/>') + 7 });
+    expect(scan(text, false, 2)).toStrictEqual({
+      kind: 'feed',
+      start: 0,
+      end: text.indexOf('</item>') + 7,
+    });
+    expect(scan(text, false, 0)).toStrictEqual({
+      kind: 'feed',
+      start: 0,
+      end: text.indexOf('<item/>') + 7,
+    });
     // Items nested deeper than a channel do not count.
     const deep = '<rss><channel><x><item/></x><item/></channel></rss>';
     expect(scan(deep, false, 1)).toStrictEqual({
@@ -158,9 +171,17 @@ describe('scanXml', () => {
 
   test('a clipped body ends after its last complete item, or its last closed element', () => {
     const text = '<rss><channel><title>t</title><item>a</item><item>b';
-    expect(scan(text, true)).toStrictEqual({ kind: 'feed', start: 0, end: text.indexOf('</item>') + 7 });
+    expect(scan(text, true)).toStrictEqual({
+      kind: 'feed',
+      start: 0,
+      end: text.indexOf('</item>') + 7,
+    });
     const noItem = '<rss><channel><title>t</title><item>b';
-    expect(scan(noItem, true)).toStrictEqual({ kind: 'feed', start: 0, end: noItem.indexOf('</title>') + 8 });
+    expect(scan(noItem, true)).toStrictEqual({
+      kind: 'feed',
+      start: 0,
+      end: noItem.indexOf('</title>') + 8,
+    });
     expect(scan(noItem, false).kind).toBe('malformed');
   });
 });

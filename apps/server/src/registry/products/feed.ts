@@ -1,4 +1,10 @@
-import { parseFeed } from '@storefront/feed';
+import {
+  FEED_MAX_DATE_RAW_CHARS,
+  FEED_MAX_LINK_CHARS,
+  FEED_MAX_SUMMARY_CHARS,
+  FEED_MAX_TITLE_CHARS,
+  parseFeed,
+} from '@storefront/feed';
 import { documentRoute, type UrlParams } from '../document-route.js';
 import { checked, paramsSchema, record, STRING, URL_PARAM, urlProblem } from '../shared.js';
 
@@ -14,18 +20,18 @@ export const feedRoute = documentRoute<UrlParams, unknown>({
   closedResponse: true,
   contentType: true,
   data: record({
-    feedTitle: STRING,
+    feedTitle: { type: 'string', maxLength: FEED_MAX_TITLE_CHARS },
     kind: { enum: ['rss', 'atom'] },
     count: { type: 'integer', minimum: 0, maximum: 100 },
     items: {
       type: 'array',
       maxItems: 100,
       items: record({
-        title: STRING,
-        link: STRING,
+        title: { type: 'string', maxLength: FEED_MAX_TITLE_CHARS },
+        link: { type: 'string', maxLength: FEED_MAX_LINK_CHARS },
         published: STRING,
-        publishedRaw: STRING,
-        summary: { type: 'string', maxLength: 1000 },
+        publishedRaw: { type: 'string', maxLength: FEED_MAX_DATE_RAW_CHARS },
+        summary: { type: 'string', maxLength: FEED_MAX_SUMMARY_CHARS },
       }),
     },
   }),
