@@ -16,10 +16,10 @@ import { scanXml } from './xml-scan.js';
 import { parseXml, type XmlElement } from './xml-tree.js';
 
 /**
- * Normalise an RSS 2.0, RSS 1.0 (RDF) or Atom 1.0 feed (RSS 0.9x and Atom 0.3 are
- * tolerated) into its title and at most {@link FEED_MAX_ITEMS} items of plain-text
- * title, absolute link, ISO-8601 UTC date with the raw date string, and plain-text
- * summary. `text` is the RFC 8785 canonical JSON of `data`.
+ * Normalise an RSS 2.0, RSS 1.0 (RDF) or Atom 1.0 feed (RSS 0.9x and the pre-1.0 Atom
+ * namespaces are tolerated) into its title and at most {@link FEED_MAX_ITEMS} items of
+ * plain-text title, absolute link, ISO-8601 UTC date with the raw date string, and
+ * plain-text summary, every string within its cap (`FEED_MAX_*_CHARS`). `text` is the RFC 8785 canonical JSON of `data`.
  *
  * Bodies that are not a feed (HTML, JSON, other XML, binary) give
  * `unsupported_content_type`; a feed that is empty, not well-formed, too deep, or
