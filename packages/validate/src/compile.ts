@@ -298,14 +298,15 @@ export function compileSchema(
     compiledByThisAjv = 0;
   }
   compiledByThisAjv++;
-  const metered = meter(normalized) as object;
+  const metered = meter(normalized) as object | boolean;
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(metered);
   } catch (error) {
     return { ok: false, message: `The schema does not compile: ${(error as Error).message}` };
   } finally {
-    ajv.removeSchema(metered);
+    // A `true` root schema stays a boolean, which ajv does not keep by reference.
+    if (typeof metered === 'object') ajv.removeSchema(metered);
   }
   const large = validate.toString().length > LARGE_VALIDATOR_CHARS;
   const compiled = {

@@ -42,8 +42,10 @@ const PROTO_REFUSAL =
  *    (or no keys) is a **JSON Schema**; otherwise, when every value is a string, a
  *    **shorthand** map of field name to type name; anything else is read as JSON Schema
  *    (and refused for its unknown keywords);
- * 2. a `[` or `"` is refused (a schema is an object or a field list);
- * 3. anything else is a **compact** comma list of `field[:type]`.
+ * 2. `true` or `false` (the whole text, a JSON boolean) is a **JSON Schema**: the boolean
+ *    schema that accepts, or refuses, every value;
+ * 3. a `[` or `"` is refused (a schema is an object, a boolean or a field list);
+ * 4. anything else is a **compact** comma list of `field[:type]`.
  *
  * The compact and shorthand forms become `{type:'object', required:[…sorted], properties:
  * {field:{type}}}`. A JSON Schema loses its annotations, and `nullable: true` adds `null`
@@ -117,6 +119,9 @@ function readSchema(schema: unknown): { form: SchemaForm; normalized: Normalized
       `Expected \`schema\` to be a compact field list or a JSON object, got JSON starting with \`${first}\``,
     );
   }
+  // A JSON boolean is a boolean schema (draft-07 §4.3.2), never a compact field list.
+  if (text === 'true' || text === 'false')
+    return { form: 'json-schema', normalized: text === 'true' };
   if (first !== '{') return { form: 'compact', normalized: fromCompact(text) };
 
   const deepAt = depthExceededAt(text, VALIDATE_MAX_SCHEMA_DEPTH);
@@ -344,12 +349,15 @@ function normalizeSchema(value: unknown, at: string, counters: Counters): unknow
         out.pattern = checkPattern(v, here, counters);
         break;
       case 'format':
-        if (typeof v !== 'string' || !FORMATS.has(v)) {
+        if (typeof v !== 'string')
+          throw new Refusal(`Expected \`${here}\` to be a string, got ${describe(v)}`);
+        if (v === 'regex') {
           throw new Refusal(
-            `Expected \`${here}\` to be one of ${VALIDATE_FORMATS.join(', ')}, got ${describe(v)}`,
+            `\`${here}\` is \`regex\`, which is not supported (it would compile document strings as patterns); the checked formats are ${VALIDATE_FORMATS.join(', ')}`,
           );
         }
-        out.format = v;
+        // Draft-07 §7.2: a format that is not checked is an annotation, dropped like one.
+        if (FORMATS.has(v)) out.format = v;
         break;
       case 'nullable':
         if (typeof v !== 'boolean')
