@@ -1,6 +1,7 @@
 import { canonicalize, sha256Hex } from '@storefront/core';
 import RE2 from 're2';
 import { compileSchema } from './compile.js';
+import { translatePattern, Untranslatable } from './ecma-pattern.js';
 import {
   VALIDATE_CACHE_SIZE,
   VALIDATE_FORMATS,
@@ -497,9 +498,18 @@ function checkPattern(value: unknown, at: string, counters: Counters): string {
       `\`${at}\` expands to about ${size} positions once its counted repetitions are unrolled; at most ${VALIDATE_MAX_PATTERN_SIZE} are allowed`,
     );
   }
+  let translated: string;
   try {
-    // ajv compiles patterns with the `u` flag; RE2 has no backreferences or lookaround.
-    new RE2(value, 'u');
+    translated = translatePattern(value);
+  } catch (error) {
+    if (!(error instanceof Untranslatable)) throw error;
+    throw new Refusal(
+      `\`${at}\` uses ${error.construct}, which the linear-time pattern engine (RE2) cannot run; backreferences, lookaround and Unicode properties other than General_Category, Script, Any, ASCII, ASCII_Hex_Digit and White_Space are not supported`,
+    );
+  }
+  try {
+    // ajv compiles patterns with the `u` flag.
+    new RE2(translated, 'u');
   } catch (error) {
     throw new Refusal(
       `\`${at}\` is not a pattern RE2 accepts (${(error as Error).message}); backreferences and lookaround are not supported`,
