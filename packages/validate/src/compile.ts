@@ -7,6 +7,7 @@ import Ajv, {
   type ValidateFunction,
 } from 'ajv';
 import RE2 from 're2';
+import { translatePattern } from './ecma-pattern.js';
 import { FORMAT_CHECKS } from './formats.js';
 import { VALIDATE_CACHE_SIZE, VALIDATE_MAX_COUNTED_ERRORS, VALIDATE_MAX_WORK } from './limits.js';
 import { Lru } from './lru.js';
@@ -234,10 +235,15 @@ const requiredKeyword: CodeKeywordDefinition = {
   },
 };
 
-/** ajv calls this as `regExp(pattern, flags)`; RE2 runs in time linear in the subject. */
-const re2Engine = Object.assign((pattern: string, flags: string) => new RE2(pattern, flags), {
-  code: 'new RE2',
-});
+/**
+ * ajv calls this as `regExp(pattern, flags)` with the schema's ECMAScript pattern; it
+ * runs as its RE2 translation, in time linear in the subject. `parseSchema` has checked
+ * that the translation exists.
+ */
+const re2Engine = Object.assign(
+  (pattern: string, flags: string) => new RE2(translatePattern(pattern), flags),
+  { code: 'new RE2' },
+);
 
 function createAjv(): Ajv {
   const ajv = new Ajv({
@@ -298,14 +304,15 @@ export function compileSchema(
     compiledByThisAjv = 0;
   }
   compiledByThisAjv++;
-  const metered = meter(normalized) as object;
+  const metered = meter(normalized) as object | boolean;
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(metered);
   } catch (error) {
     return { ok: false, message: `The schema does not compile: ${(error as Error).message}` };
   } finally {
-    ajv.removeSchema(metered);
+    // A `true` root schema stays a boolean, which ajv does not keep by reference.
+    if (typeof metered === 'object') ajv.removeSchema(metered);
   }
   const large = validate.toString().length > LARGE_VALIDATOR_CHARS;
   const compiled = {

@@ -1,5 +1,6 @@
 import { fullFormats as full } from 'ajv-formats/dist/formats.js';
 import RE2 from 're2';
+import { isHostname, isIdnHostname } from './idna.js';
 import type { ValidateFormat } from './types.js';
 
 /** The `validate` function of an ajv-formats definition that is a function. */
@@ -22,29 +23,31 @@ const EMAIL = re2(full.email as RegExp);
 const IPV4 = re2(full.ipv4 as RegExp);
 const IPV6 = re2(full.ipv6 as RegExp);
 const UUID = re2(full.uuid as RegExp);
-// ajv-formats' hostname starts with the lookahead `(?=.{1,253}\.?$)`, which RE2 does not
-// have; the length test below is that lookahead, and this is the rest.
-const HOSTNAME_LABELS = new RE2(
-  String.raw`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$`,
-  'i',
-);
+const URI_REFERENCE = re2(full['uri-reference'] as RegExp);
+const URI_TEMPLATE = re2(full['uri-template'] as RegExp);
+const JSON_POINTER = re2(full['json-pointer'] as RegExp);
+const RELATIVE_JSON_POINTER = re2(full['relative-json-pointer'] as RegExp);
 
 /**
- * The allowlisted formats, with ajv-formats' "full" semantics. Every check whose
- * regular expression could backtrack runs on RE2 (linear time); `date`, `time` and
- * `date-time` keep ajv-formats' functions, whose fixed, anchored expressions cannot.
+ * The formats that are checked: ajv-formats' "full" semantics, except `hostname` and
+ * `idn-hostname`, which follow IDNA2008 (see idna.ts). Every check whose regular
+ * expression could backtrack runs on RE2 (linear time); `date`, `time` and `date-time`
+ * keep ajv-formats' functions, whose fixed, anchored expressions cannot.
  */
 export const FORMAT_CHECKS: Readonly<Record<ValidateFormat, (value: string) => boolean>> = {
   date: nativeCheck('date'),
   'date-time': nativeCheck('date-time'),
   email: (value) => EMAIL.test(value),
-  hostname: (value) =>
-    ((value.length >= 1 && value.length <= 253) || (value.length === 254 && value.endsWith('.'))) &&
-    HOSTNAME_LABELS.test(value),
+  hostname: isHostname,
+  'idn-hostname': isIdnHostname,
   ipv4: (value) => IPV4.test(value),
   ipv6: (value) => IPV6.test(value),
   time: nativeCheck('time'),
   // ajv-formats: a URI must hold `/` or `:` (so a bare fragment is not one), then match.
   uri: (value) => (value.includes('/') || value.includes(':')) && URI.test(value),
+  'uri-reference': (value) => URI_REFERENCE.test(value),
+  'uri-template': (value) => URI_TEMPLATE.test(value),
+  'json-pointer': (value) => JSON_POINTER.test(value),
+  'relative-json-pointer': (value) => RELATIVE_JSON_POINTER.test(value),
   uuid: (value) => UUID.test(value),
 };

@@ -51,16 +51,24 @@ export const VALIDATE_MAX_WORK = 40_000_000;
 /** How many compiled schemas are kept, least recently used first out. */
 export const VALIDATE_CACHE_SIZE = 256;
 
-/** The `format` values a schema may use; every other format (notably `regex`) is refused. */
+/**
+ * The `format` values that are checked. Any other format is an annotation (draft-07
+ * §7.2): accepted and ignored, except `regex`, which is refused.
+ */
 export const VALIDATE_FORMATS = [
   'date',
   'date-time',
   'email',
   'hostname',
+  'idn-hostname',
   'ipv4',
   'ipv6',
+  'json-pointer',
+  'relative-json-pointer',
   'time',
   'uri',
+  'uri-reference',
+  'uri-template',
   'uuid',
 ] as const;
 

@@ -1,6 +1,7 @@
 import { canonicalize, sha256Hex } from '@storefront/core';
 import RE2 from 're2';
 import { compileSchema } from './compile.js';
+import { translatePattern, Untranslatable } from './ecma-pattern.js';
 import {
   VALIDATE_CACHE_SIZE,
   VALIDATE_FORMATS,
@@ -42,8 +43,10 @@ const PROTO_REFUSAL =
  *    (or no keys) is a **JSON Schema**; otherwise, when every value is a string, a
  *    **shorthand** map of field name to type name; anything else is read as JSON Schema
  *    (and refused for its unknown keywords);
- * 2. a `[` or `"` is refused (a schema is an object or a field list);
- * 3. anything else is a **compact** comma list of `field[:type]`.
+ * 2. `true` or `false` (the whole text, a JSON boolean) is a **JSON Schema**: the boolean
+ *    schema that accepts, or refuses, every value;
+ * 3. a `[` or `"` is refused (a schema is an object, a boolean or a field list);
+ * 4. anything else is a **compact** comma list of `field[:type]`.
  *
  * The compact and shorthand forms become `{type:'object', required:[…sorted], properties:
  * {field:{type}}}`. A JSON Schema loses its annotations, and `nullable: true` adds `null`
@@ -117,6 +120,9 @@ function readSchema(schema: unknown): { form: SchemaForm; normalized: Normalized
       `Expected \`schema\` to be a compact field list or a JSON object, got JSON starting with \`${first}\``,
     );
   }
+  // A JSON boolean is a boolean schema (draft-07 §4.3.2), never a compact field list.
+  if (text === 'true' || text === 'false')
+    return { form: 'json-schema', normalized: text === 'true' };
   if (first !== '{') return { form: 'compact', normalized: fromCompact(text) };
 
   const deepAt = depthExceededAt(text, VALIDATE_MAX_SCHEMA_DEPTH);
@@ -344,12 +350,15 @@ function normalizeSchema(value: unknown, at: string, counters: Counters): unknow
         out.pattern = checkPattern(v, here, counters);
         break;
       case 'format':
-        if (typeof v !== 'string' || !FORMATS.has(v)) {
+        if (typeof v !== 'string')
+          throw new Refusal(`Expected \`${here}\` to be a string, got ${describe(v)}`);
+        if (v === 'regex') {
           throw new Refusal(
-            `Expected \`${here}\` to be one of ${VALIDATE_FORMATS.join(', ')}, got ${describe(v)}`,
+            `\`${here}\` is \`regex\`, which is not supported (it would compile document strings as patterns); the checked formats are ${VALIDATE_FORMATS.join(', ')}`,
           );
         }
-        out.format = v;
+        // Draft-07 §7.2: a format that is not checked is an annotation, dropped like one.
+        if (FORMATS.has(v)) out.format = v;
         break;
       case 'nullable':
         if (typeof v !== 'boolean')
@@ -489,9 +498,18 @@ function checkPattern(value: unknown, at: string, counters: Counters): string {
       `\`${at}\` expands to about ${size} positions once its counted repetitions are unrolled; at most ${VALIDATE_MAX_PATTERN_SIZE} are allowed`,
     );
   }
+  let translated: string;
   try {
-    // ajv compiles patterns with the `u` flag; RE2 has no backreferences or lookaround.
-    new RE2(value, 'u');
+    translated = translatePattern(value);
+  } catch (error) {
+    if (!(error instanceof Untranslatable)) throw error;
+    throw new Refusal(
+      `\`${at}\` uses ${error.construct}, which the linear-time pattern engine (RE2) cannot run; backreferences, lookaround and Unicode properties other than General_Category, Script, Any, ASCII, ASCII_Hex_Digit and White_Space are not supported`,
+    );
+  }
+  try {
+    // ajv compiles patterns with the `u` flag.
+    new RE2(translated, 'u');
   } catch (error) {
     throw new Refusal(
       `\`${at}\` is not a pattern RE2 accepts (${(error as Error).message}); backreferences and lookaround are not supported`,

@@ -180,7 +180,7 @@ function escapeWeight(source: string, at: number): [number, number] {
     const close = source.indexOf('>', at);
     return [1, close === -1 ? 2 : close - at + 1];
   }
-  if (next === 'D' || next === 'W' || next === 'S') return [WIDE_WEIGHT, 2];
+  if (next === 'D' || next === 'W' || next === 'S' || next === 's') return [WIDE_WEIGHT, 2];
   return [1, 2];
 }
 
@@ -208,7 +208,7 @@ function classWeight(source: string, at: number): [number, number] {
         i += 2 + bracedLength(source, i + 2);
         continue;
       }
-      if (next === 'D' || next === 'W' || next === 'S') wide = true;
+      if (next === 'D' || next === 'W' || next === 'S' || next === 's') wide = true;
       if (next === 'u' && source[i + 2] === '{') {
         i += 2 + bracedLength(source, i + 2);
         continue;

@@ -56,8 +56,11 @@ export type ValidateErrorCode = Extract<
   'body_too_large' | 'not_found' | 'parse_error' | 'unsupported_content_type'
 >;
 
-/** A schema after normalisation: one draft-07 schema object (plain JSON). */
-export type NormalizedSchema = { readonly [keyword: string]: unknown };
+/**
+ * A schema after normalisation: one draft-07 schema (plain JSON), an object or a boolean
+ * schema (`true` accepts every value, `false` none).
+ */
+export type NormalizedSchema = boolean | { readonly [keyword: string]: unknown };
 
 /** What {@link parseSchema} returns. */
 export type ParsedSchema =

@@ -167,7 +167,11 @@ describe('formats', () => {
     'a\nb',
     'example.com\n',
   ];
-  it.each(VALIDATE_FORMATS)('%s agrees with ajv-formats (full) on every sample', (name) => {
+  // Host names follow IDNA2008 and the JSON-Schema-Test-Suite instead (draft7.test.ts).
+  const likeAjvFormats = VALIDATE_FORMATS.filter(
+    (name) => name !== 'hostname' && name !== 'idn-hostname',
+  );
+  it.each(likeAjvFormats)('%s agrees with ajv-formats (full) on every sample', (name) => {
     const reference = fullFormats[name];
     const check =
       reference instanceof RegExp
@@ -182,7 +186,11 @@ describe('formats', () => {
 
   it('checks a megabyte-long string in linear time', () => {
     const long = `${'a'.repeat(1_000_000)}@`;
-    for (const name of VALIDATE_FORMATS) expect(FORMAT_CHECKS[name](long)).toBe(false);
+    for (const name of VALIDATE_FORMATS) {
+      // A relative reference and a template may hold `@`; nothing else accepts it here.
+      const valid = name === 'uri-reference' || name === 'uri-template';
+      expect(FORMAT_CHECKS[name](long), name).toBe(valid);
+    }
   });
 });
 
