@@ -1,3 +1,4 @@
+import { parseMessage } from '@storefront/attest';
 import { canonicalize } from '@storefront/core';
 import { verifyMessage as ethersVerify } from 'ethers';
 import request from 'supertest';
@@ -42,7 +43,11 @@ describe('POST /x402/verify', () => {
     expect(whole.body).toStrictEqual({
       ok: true,
       valid: true,
-      checks: { contentHash: true, signature: true, pinnedKey: true, envelope: true },
+      checks: { contentHash: true, signature: true, pinnedKey: true, envelope: true, fields: true },
+      route: 'signal',
+      covered: ['text', 'url', 'status', 'fetchedAt', 'data'],
+      uncovered: ['sample'],
+      signed: parseMessage(result.attestation.verify.message),
       signer: t.signer.address,
       keyId: t.signer.keyId,
       problems: [],
@@ -50,7 +55,13 @@ describe('POST /x402/verify', () => {
     const bare = await request(t.app)
       .post('/x402/verify')
       .send({ text: result.text, attestation: result.attestation });
-    expect(bare.body).toMatchObject({ ok: true, valid: true, checks: { envelope: null } });
+    expect(bare.body).toMatchObject({
+      ok: true,
+      valid: true,
+      checks: { envelope: null, fields: null },
+      route: null,
+      covered: ['text'],
+    });
   });
 
   it('says which check fails for a tampered text, and agrees with ethers and viem on the signature', async () => {
@@ -58,11 +69,13 @@ describe('POST /x402/verify', () => {
     const tampered = { ...result, text: result.text.replace('"up"', '"down"') };
     const res = await request(t.app).post('/x402/verify').send(tampered).expect(200);
     expect(res.body.valid).toBe(false);
+    // The edited text is also no longer the canonical JSON of `data`.
     expect(res.body.checks).toStrictEqual({
       contentHash: false,
       signature: true,
       pinnedKey: true,
       envelope: true,
+      fields: false,
     });
     const { message } = result.attestation.verify;
     expect(ethersVerify(message, result.attestation.signature)).toBe(t.signer.address);

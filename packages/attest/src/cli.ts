@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { isAddress } from 'ethers';
+import { ENVELOPE_FIELDS, RECEIPT_ROUTES, type ReceiptRoute } from './fields.js';
 import type { ServiceAttestationDocument } from './types.js';
 import { type PinnedKeys, type Verification, verifyReceipt } from './verifier.js';
 
 /** Exit codes of `storefront-verify`. */
 export const EXIT = { valid: 0, invalid: 1, badInput: 2 } as const;
 
-const USAGE = `Usage: storefront-verify [RESULT.json | -] --pin <ADDRESS | FILE | URL>
+const USAGE = `Usage: storefront-verify [RESULT.json | -] --pin <ADDRESS | FILE | URL> [--route NAME]
 
 Verify a Storefront receipt offline. RESULT is a whole result (or {text, attestation})
 read from a file, or from standard input when it is "-" or omitted. --pin is the signer
 key to trust: an address (0x + 40 hex), or a /.well-known/service-attestation document
-as a file or an http(s) URL.
+as a file or an http(s) URL. --route names the route the result came from
+(${RECEIPT_ROUTES.join(', ')}); without it the route is told from the result's shape.
+The text is re-derived from the result's fields, and the fields it covers are listed.
 
 Exit status: 0 valid, 1 not valid, 2 bad input.`;
 
@@ -25,7 +28,7 @@ export interface CliIo {
 
 /** Run `storefront-verify` with `argv` (without node and script); resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let args: { input: string; pin: string };
+  let args: Args;
   try {
     if (argv.includes('-h') || argv.includes('--help')) {
       io.stdout(USAGE);
@@ -50,7 +53,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   let verification: Verification;
   try {
-    verification = verifyReceipt(result, pinned);
+    verification = verifyReceipt(
+      result,
+      pinned,
+      args.route === undefined ? {} : { route: args.route },
+    );
   } catch (error) {
     io.stderr(`storefront-verify: ${(error as Error).message}`);
     return EXIT.badInput;
@@ -59,24 +66,69 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return verification.valid ? EXIT.valid : EXIT.invalid;
 }
 
-/** The lines printed for a verification: one per check, then the verdict. */
+/** The lines printed for a verification: one per check, what it covers, then the verdict. */
 export function report(v: Verification): string[] {
   const mark = (pass: boolean | null) => (pass === null ? 'n/a ' : pass ? 'pass' : 'FAIL');
-  const { contentHash, signature, pinnedKey, envelope } = v.checks;
+  const { contentHash, signature, pinnedKey, envelope, fields } = v.checks;
   const lines = [
     `contentHash  ${mark(contentHash)}  sha256(text) ${contentHash ? 'matches' : 'does not match'} the signed contentHash`,
     `signature    ${mark(signature)}  ${signature ? `EIP-191 signer ${v.signer}` : `no valid signature by \`address\` (recovered ${v.signer ?? 'none'})`}`,
     `pinnedKey    ${mark(pinnedKey)}  signer is ${pinnedKey ? '' : 'not '}a pinned key`,
-    `envelope     ${mark(envelope)}  url, status and fetchedAt ${envelope === null ? 'not in the input' : envelope ? 'match the signed message' : 'differ from the signed message'}`,
+    `envelope     ${mark(envelope)}  ${envelopeLine(v)}`,
+    `fields       ${mark(fields)}  ${fieldsLine(v)}`,
+    `covers       ${v.covered.join(', ')}`,
+    `not covered  ${v.uncovered.length === 0 ? '(nothing)' : v.uncovered.join(', ')}`,
   ];
   for (const problem of v.problems) lines.push(`  - ${problem}`);
   lines.push(v.valid ? `valid (${v.keyId})` : 'NOT VALID');
   return lines;
 }
 
-function parseArgs(argv: readonly string[]): { input: string; pin: string } {
+/** Which of url, status and fetchedAt were compared, and the signed value of the others. */
+function envelopeLine(v: Verification): string {
+  if (v.checks.envelope === null) return 'url, status and fetchedAt not in the input';
+  const compared = ENVELOPE_FIELDS.filter((key) => v.covered.includes(key));
+  const absent = ENVELOPE_FIELDS.filter((key) => !v.covered.includes(key));
+  const head = v.checks.envelope
+    ? `${list(compared)} ${compared.length === 1 ? 'matches' : 'match'} the signed message`
+    : `${list(compared)} compared: not all match the signed message`;
+  if (absent.length === 0) return head;
+  const signed = v.signed;
+  const values =
+    signed === null
+      ? ''
+      : ` (signed ${absent.map((key) => `${key} ${signed[key] ?? 'none'}`).join(', ')})`;
+  return `${head}; ${list(absent)} not in the result${values}`;
+}
+
+function fieldsLine(v: Verification): string {
+  const route = v.route === null ? 'the result' : `the /buy/${v.route} result`;
+  if (v.checks.fields === null) {
+    return v.route === null
+      ? 'no field besides text to compare'
+      : `no field of ${route} restates text`;
+  }
+  return v.checks.fields
+    ? `text re-derived from the fields of ${route} matches`
+    : `the fields of ${route} do not give the signed text`;
+}
+
+function list(items: readonly string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+interface Args {
+  readonly input: string;
+  readonly pin: string;
+  readonly route: ReceiptRoute | undefined;
+}
+
+function parseArgs(argv: readonly string[]): Args {
   let input: string | undefined;
   let pin: string | undefined;
+  let route: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--pin' || arg === '-p') {
@@ -84,6 +136,12 @@ function parseArgs(argv: readonly string[]): { input: string; pin: string } {
       if (pin === undefined) throw new Error(`storefront-verify: --pin needs a value\n\n${USAGE}`);
     } else if (arg.startsWith('--pin=')) {
       pin = arg.slice('--pin='.length);
+    } else if (arg === '--route') {
+      route = argv[++i];
+      if (route === undefined)
+        throw new Error(`storefront-verify: --route needs a value\n\n${USAGE}`);
+    } else if (arg.startsWith('--route=')) {
+      route = arg.slice('--route='.length);
     } else if (arg.startsWith('-') && arg !== '-') {
       throw new Error(`storefront-verify: unknown option \`${arg}\`\n\n${USAGE}`);
     } else if (input === undefined) {
@@ -96,7 +154,13 @@ function parseArgs(argv: readonly string[]): { input: string; pin: string } {
   }
   if (pin === undefined || pin === '')
     throw new Error(`storefront-verify: --pin is required\n\n${USAGE}`);
-  return { input: input ?? '-', pin };
+  const name = route?.replace(/^\/?buy\//, '');
+  if (name !== undefined && !(RECEIPT_ROUTES as readonly string[]).includes(name)) {
+    throw new Error(
+      `storefront-verify: --route \`${route}\` is not one of ${RECEIPT_ROUTES.join(', ')}\n\n${USAGE}`,
+    );
+  }
+  return { input: input ?? '-', pin, route: name as ReceiptRoute | undefined };
 }
 
 async function loadPin(pin: string, io: CliIo): Promise<PinnedKeys> {

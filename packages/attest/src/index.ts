@@ -1,5 +1,13 @@
 export { type CliIo, EXIT, report, runCli } from './cli.js';
 export {
+  checkFields,
+  ENVELOPE_FIELDS,
+  type FieldCheck,
+  RECEIPT_ROUTES,
+  type ReceiptRoute,
+  uncoveredFields,
+} from './fields.js';
+export {
   ATTEST_ALG,
   ATTEST_SCHEME,
   buildMessage,
@@ -17,4 +25,9 @@ export {
   type SignerOptions,
 } from './signer.js';
 export type { Attestation, RetiredKey, ServiceAttestationDocument, SignMeta } from './types.js';
-export { type PinnedKeys, type Verification, verifyReceipt } from './verifier.js';
+export {
+  type PinnedKeys,
+  type Verification,
+  type VerifyOptions,
+  verifyReceipt,
+} from './verifier.js';

@@ -4,9 +4,14 @@ import { Wallet } from 'ethers';
 import { ATTEST_ALG, ATTEST_SCHEME, buildMessage } from './message.js';
 import type { Attestation, SignMeta } from './types.js';
 
-/** One line telling a reader how to check a receipt offline. */
+/**
+ * One line telling a reader how to check a receipt offline: with plain ethers or viem
+ * (no code of ours), or with the verifier shipped in the service's repository, which
+ * also re-derives `text` from the result's fields. It names no registry package: the
+ * `storefront-verify` and `@storefront` names on the public registry are not ours.
+ */
 export const HOW_TO_VERIFY =
-  'Check sha256(text) == contentHash and that the EIP-191 signer recovered from verify.message and signature equals the address pinned at /.well-known/service-attestation (npx storefront-verify result.json --pin <address>).';
+  "Check sha256(text) == contentHash (the contentHash line of verify.message) and that ethers.verifyMessage(verify.message, signature) (or viem's verifyMessage) returns the address pinned at /.well-known/service-attestation; the verifier shipped with the service also checks the result's fields: node packages/attest/bin/storefront-verify.js result.json --pin <address> (in a checkout of the Storefront repository, after pnpm install && pnpm build).";
 
 /**
  * EIP-191 `personal_sign` of a message with one key: `0x` + 65-byte signature hex

@@ -1,5 +1,6 @@
 import { isSha256Hex, StorefrontError, sha256Hex } from '@storefront/core';
 import { getAddress, isAddress, verifyMessage } from 'ethers';
+import { checkFields, ENVELOPE_FIELDS, type ReceiptRoute, uncoveredFields } from './fields.js';
 import { ATTEST_ALG, ATTEST_SCHEME, type MessageFields, parseMessage } from './message.js';
 import type { RetiredKey, ServiceAttestationDocument } from './types.js';
 
@@ -17,9 +18,26 @@ export interface Verification {
     readonly signature: boolean;
     /** The recovered signer is one of the pinned keys. */
     readonly pinnedKey: boolean;
-    /** The result's url, status and fetchedAt equal the signed ones; null when the input has none. */
+    /**
+     * Those of url, status and fetchedAt that the result has equal the signed ones; null
+     * when it has none of them. The ones compared are listed in `covered`.
+     */
     readonly envelope: boolean | null;
+    /**
+     * `text` re-derived from the result's own fields (by its route's rule) equals `text`,
+     * so they are covered too; false when they differ or the result fits no route;
+     * null when no field restates `text` (bare `{text, attestation}`, plain `/buy/fetch`).
+     */
+    readonly fields: boolean | null;
   };
+  /** The route whose rule re-derived `text`; null when none applied. */
+  readonly route: ReceiptRoute | null;
+  /** The result's fields the receipt covers: `text`, the envelope fields it has, and the fields `text` restates. */
+  readonly covered: readonly string[];
+  /** The result's other fields (besides `ok` and `attestation`): present, but not covered. */
+  readonly uncovered: readonly string[];
+  /** The fields of the signed message; null when `verify.message` is not one. */
+  readonly signed: MessageFields | null;
   /** The address recovered from the signature, checksummed; null when none could be. */
   readonly signer: string | null;
   /** The receipt's `keyId` as given; null when absent. */
@@ -30,6 +48,15 @@ export interface Verification {
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
+/** Options of {@link verifyReceipt}. */
+export interface VerifyOptions {
+  /**
+   * The route the result came from (`fetch`, `extract`, …). Without it the route is
+   * told from the result's shape; with it, a result of another shape fails `fields`.
+   */
+  readonly route?: ReceiptRoute;
+}
+
 /**
  * Verify a receipt offline against pinned keys: needs nothing but the result (or
  * `{text, attestation}`) and the pinned address. Total: any input gives an answer,
@@ -39,8 +66,13 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
  * @example
  *   verifyReceipt(JSON.parse(body), '0x8ba1f109551bD432803012645Ac136ddd64DBA72').valid
  */
-export function verifyReceipt(result: unknown, pinned: PinnedKeys): Verification {
+export function verifyReceipt(
+  result: unknown,
+  pinned: PinnedKeys,
+  options: VerifyOptions = {},
+): Verification {
   const pins = normalisePins(pinned);
+  const fieldCheck = checkFields(result, options.route);
   const problems: string[] = [];
   const input = isRecord(result) ? result : {};
   const attestation = isRecord(input.attestation) ? input.attestation : {};
@@ -95,14 +127,34 @@ export function verifyReceipt(result: unknown, pinned: PinnedKeys): Verification
   }
 
   // 4. Envelope: the fields the result shows are the ones that were signed.
-  const envelope =
-    fields === null ? (hasEnvelope(input) ? false : null) : checkEnvelope(input, fields);
-  if (envelope === false)
-    problems.push('The result’s url, status or fetchedAt differ from the signed message.');
+  const present = ENVELOPE_FIELDS.filter((key) => key in input);
+  let envelope: boolean | null = present.length === 0 ? null : fields !== null;
+  if (fields === null && present.length > 0) {
+    problems.push(
+      'The result’s url, status and fetchedAt cannot be compared without a signed message.',
+    );
+  } else if (fields !== null) {
+    const differing = present.filter((key) => (input[key] ?? null) !== fields[key]);
+    if (differing.length > 0) {
+      envelope = false;
+      problems.push(
+        `The result’s ${differing.join(' and ')} ${differing.length === 1 ? 'differs' : 'differ'} from the signed message.`,
+      );
+    }
+  }
+
+  // 5. Fields: the text the result's own fields give is the signed text.
+  if (fieldCheck.problem !== null) problems.push(fieldCheck.problem);
+  const covered = ['text', ...present, ...fieldCheck.covered];
 
   return {
-    valid: contentHash && signature && pinnedKey && envelope !== false,
-    checks: { contentHash, signature, pinnedKey, envelope },
+    valid:
+      contentHash && signature && pinnedKey && envelope !== false && fieldCheck.fields !== false,
+    checks: { contentHash, signature, pinnedKey, envelope, fields: fieldCheck.fields },
+    route: fieldCheck.route,
+    covered,
+    uncovered: uncoveredFields(input, covered),
+    signed: fields,
     signer,
     keyId,
     problems: dedupe(problems),
@@ -168,18 +220,6 @@ function recover(message: string, signature: unknown): string | null {
 
 function sameAddress(a: unknown, b: string): boolean {
   return typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
-}
-
-function hasEnvelope(input: Record<string, unknown>): boolean {
-  return 'url' in input || 'status' in input || 'fetchedAt' in input;
-}
-
-function checkEnvelope(input: Record<string, unknown>, fields: MessageFields): boolean | null {
-  if (!hasEnvelope(input)) return null;
-  if ('url' in input && input.url !== fields.url) return false;
-  if ('status' in input && (input.status ?? null) !== fields.status) return false;
-  if ('fetchedAt' in input && input.fetchedAt !== fields.fetchedAt) return false;
-  return true;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

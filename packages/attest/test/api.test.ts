@@ -6,16 +6,20 @@ describe('public API', () => {
     expect(Object.keys(attest).sort()).toStrictEqual([
       'ATTEST_ALG',
       'ATTEST_SCHEME',
+      'ENVELOPE_FIELDS',
       'EXIT',
       'HOW_TO_VERIFY',
       'MESSAGE_TEMPLATE',
       'NONCE_BYTES',
+      'RECEIPT_ROUTES',
       'buildMessage',
+      'checkFields',
       'createSigner',
       'generatePrivateKey',
       'parseMessage',
       'report',
       'runCli',
+      'uncoveredFields',
       'verifyReceipt',
     ]);
   });

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { canonicalize } from '@storefront/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEST_SCHEME, type CliIo, EXIT, runCli } from '../src/index.js';
 import { signedResult, TEST_ADDRESS } from './helpers.js';
@@ -77,8 +78,54 @@ describe('storefront-verify', () => {
       `signature    pass  EIP-191 signer ${TEST_ADDRESS}`,
       'pinnedKey    pass  signer is a pinned key',
       'envelope     pass  url, status and fetchedAt match the signed message',
+      'fields       n/a   no field besides text to compare',
+      'covers       text, url, status, fetchedAt',
+      'not covered  (nothing)',
       `valid (${ATTEST_SCHEME}:${TEST_ADDRESS})`,
     ]);
+  });
+
+  it('says which envelope fields it compared: a /buy/fetch result has no fetchedAt', async () => {
+    const { fetchedAt, ...body } = signedResult('page text');
+    const t = io();
+    expect(
+      await runCli(
+        [write('fetch.json', { ...body, title: 'A page', bytes: 9 }), '--pin', TEST_ADDRESS],
+        t,
+      ),
+    ).toBe(EXIT.valid);
+    expect(t.out.slice(3, 7)).toStrictEqual([
+      `envelope     pass  url and status match the signed message; fetchedAt not in the result (signed fetchedAt ${fetchedAt})`,
+      'fields       n/a   no field of the /buy/fetch result restates text',
+      'covers       text, url, status',
+      'not covered  title, bytes',
+    ]);
+  });
+
+  it('exits 1 for a result whose data was edited, and names the route it checked', async () => {
+    const data = { title: 'Example', counts: { jsonLd: 0 }, openGraph: {} };
+    const metadata = { ...signedResult(canonicalize(data)), data };
+    expect(await runCli([write('metadata.json', metadata), '--pin', TEST_ADDRESS], io())).toBe(
+      EXIT.valid,
+    );
+    const t = io();
+    const edited = { ...metadata, data: { ...data, title: 'Forged' } };
+    expect(await runCli([write('edited.json', edited), '--pin', TEST_ADDRESS], t)).toBe(
+      EXIT.invalid,
+    );
+    expect(t.out[0]).toMatch(/^contentHash {2}pass/);
+    expect(t.out[4]).toBe(
+      'fields       FAIL  the fields of the /buy/metadata result do not give the signed text',
+    );
+    expect(t.out.at(-1)).toBe('NOT VALID');
+    const named = io();
+    expect(
+      await runCli(
+        [write('named.json', metadata), '--pin', TEST_ADDRESS, '--route', '/buy/fetch'],
+        named,
+      ),
+    ).toBe(EXIT.invalid);
+    expect(named.out.join('\n')).toMatch(/does not have the shape of a \/buy\/fetch result/);
   });
 
   it('exits 1 for a tampered receipt and says which check failed', async () => {
@@ -123,6 +170,8 @@ describe('storefront-verify', () => {
     ['input that is not JSON', [write('junk.json', 'not json'), '--pin', TEST_ADDRESS]],
     ['a pin file that is not a document', [goodFile, '--pin', write('pin.json', { hello: 1 })]],
     ['a pin that is neither address nor file', [goodFile, '--pin', '0x1234']],
+    ['an unknown route', [goodFile, '--pin', TEST_ADDRESS, '--route', 'nope']],
+    ['a route without value', [goodFile, '--pin', TEST_ADDRESS, '--route']],
   ])('exits 2 on bad input: %s', async (_name, argv) => {
     const t = io();
     expect(await runCli(argv, t)).toBe(EXIT.badInput);
@@ -149,7 +198,7 @@ describe('storefront-verify', () => {
       );
     const valid = run(JSON.stringify(good), TEST_ADDRESS);
     expect(valid.status).toBe(0);
-    expect(valid.stdout.trim().split('\n')).toHaveLength(5);
+    expect(valid.stdout.trim().split('\n')).toHaveLength(8);
     expect(run(JSON.stringify({ ...good, text: 'x' }), TEST_ADDRESS).status).toBe(1);
     const bad = run('{', TEST_ADDRESS);
     expect(bad.status).toBe(2);

@@ -1,7 +1,13 @@
 import { verifyMessage as ethersVerify } from 'ethers';
 import { verifyMessage as viemVerify } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { ATTEST_SCHEME, createSigner, generatePrivateKey, verifyReceipt } from '../src/index.js';
+import {
+  ATTEST_SCHEME,
+  createSigner,
+  generatePrivateKey,
+  parseMessage,
+  verifyReceipt,
+} from '../src/index.js';
 import { flipChar, OTHER_PRIVATE_KEY, signedResult, TEST_ADDRESS } from './helpers.js';
 
 type Result = ReturnType<typeof signedResult>;
@@ -37,7 +43,11 @@ describe('verifyReceipt', () => {
     const verdict = verifyReceipt(result, TEST_ADDRESS);
     expect(verdict).toStrictEqual({
       valid: true,
-      checks: { contentHash: true, signature: true, pinnedKey: true, envelope: true },
+      checks: { contentHash: true, signature: true, pinnedKey: true, envelope: true, fields: null },
+      route: null,
+      covered: ['text', 'url', 'status', 'fetchedAt'],
+      uncovered: [],
+      signed: parseMessage(result.attestation.verify.message),
       signer: TEST_ADDRESS,
       keyId: `${ATTEST_SCHEME}:${TEST_ADDRESS}`,
       problems: [],
@@ -125,10 +135,20 @@ describe('verifyReceipt', () => {
     ['url', (r: Result) => ({ ...r, url: 'https://evil.example/' })],
     ['status', (r: Result) => ({ ...r, status: 404 })],
     ['fetchedAt', (r: Result) => ({ ...r, fetchedAt: '2030-01-01T00:00:00.000Z' })],
-  ])('fails when the result’s %s differs from the signed one', (_field, tamper) => {
+  ])('fails when the result’s %s differs from the signed one, and says which', (field, tamper) => {
     const verdict = verifyReceipt(tamper(signedResult()), TEST_ADDRESS);
     expect(verdict.valid).toBe(false);
     expect(verdict.checks.envelope).toBe(false);
+    expect(verdict.problems).toStrictEqual([
+      `The result’s ${field} differs from the signed message.`,
+    ]);
+  });
+
+  it('compares only the envelope fields a result has', () => {
+    const { fetchedAt: _absent, ...withoutTime } = signedResult();
+    const verdict = verifyReceipt(withoutTime, TEST_ADDRESS);
+    expect(verdict.checks.envelope).toBe(true);
+    expect(verdict.covered).toStrictEqual(['text', 'url', 'status']);
   });
 
   it('fails when contentHash is changed to match a tampered text', () => {

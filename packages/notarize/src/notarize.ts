@@ -136,7 +136,7 @@ const SUBJECT_WORDS: Readonly<Record<NotarizeSubject, string>> = {
 
 function verifyFor(subject: NotarizeSubject, wellKnown: string): NotarizeVerify {
   return {
-    howTo: `Check that sha256 of ${SUBJECT_WORDS[subject]} equals data.contentHash, that sha256(text) equals attestation.contentHash, and that the EIP-191 signer recovered from attestation.verify.message and attestation.signature is the key pinned at ${wellKnown} (npx storefront-verify result.json --pin <address>).`,
+    howTo: `Check that sha256 of ${SUBJECT_WORDS[subject]} equals data.contentHash, that sha256(text) equals attestation.contentHash, and that the EIP-191 signer recovered from attestation.verify.message and attestation.signature is the key pinned at ${wellKnown}, e.g. ethers.verifyMessage(attestation.verify.message, attestation.signature) (or viem's verifyMessage); the verifier shipped with the service also checks the statement against data: node packages/attest/bin/storefront-verify.js result.json --pin <address> (in a checkout of the Storefront repository, after pnpm install && pnpm build).`,
     wellKnown,
   };
 }

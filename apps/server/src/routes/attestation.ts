@@ -3,6 +3,8 @@ import {
   ATTEST_SCHEME,
   HOW_TO_VERIFY,
   MESSAGE_TEMPLATE,
+  RECEIPT_ROUTES,
+  type ReceiptRoute,
   type ServiceAttestationDocument,
   verifyReceipt,
 } from '@storefront/attest';
@@ -25,7 +27,27 @@ export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestat
   };
 }
 
-/** `GET /.well-known/service-attestation` and `POST /x402/verify`. */
+/**
+ * The `route` query parameter of `POST /x402/verify`: a route name (`extract`, or
+ * `/buy/extract`) whose rule re-derives the text; absent, the route is told from the
+ * result's shape.
+ */
+function routeParam(value: unknown): { route?: ReceiptRoute } | { problem: string } {
+  if (value === undefined) return {};
+  const name = typeof value === 'string' ? value.replace(/^\/?buy\//, '') : null;
+  if (name === null || !(RECEIPT_ROUTES as readonly string[]).includes(name)) {
+    return {
+      problem: `Expected \`route\` to be one of ${RECEIPT_ROUTES.join(', ')}, got \`${String(value).slice(0, 100)}\``,
+    };
+  }
+  return { route: name as ReceiptRoute };
+}
+
+/**
+ * `GET /.well-known/service-attestation` and `POST /x402/verify`. The verify route runs
+ * the same checks as `storefront-verify` (`@storefront/attest`), including the
+ * re-derivation of `text` from the result's own fields.
+ */
 export function attestationRoutes(deps: AppDeps): Router {
   const router = Router();
 
@@ -37,6 +59,8 @@ export function attestationRoutes(deps: AppDeps): Router {
   router.post('/x402/verify', express.json({ limit: '1mb', strict: true }), async (req, res) => {
     const body: unknown = req.body;
     const details: { path: string; message: string }[] = [];
+    const route = routeParam(req.query.route);
+    if ('problem' in route) details.push({ path: '?route', message: route.problem });
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       details.push({
         path: '',
@@ -57,7 +81,11 @@ export function attestationRoutes(deps: AppDeps): Router {
         { details },
       );
     }
-    const verification = verifyReceipt(body, await serviceAttestation(deps));
+    const verification = verifyReceipt(
+      body,
+      await serviceAttestation(deps),
+      'route' in route ? route : {},
+    );
     res.json({ ok: true, ...verification });
   });
 

@@ -1,0 +1,457 @@
+import { canonicalize, joinRows, StorefrontError } from '@storefront/core';
+
+/**
+ * The routes whose results carry a receipt, by name (`/buy/<name>`). Each has a rule
+ * below saying how its `text` follows from the result's other fields.
+ */
+export const RECEIPT_ROUTES = [
+  'signal',
+  'fetch',
+  'extract',
+  'markdown',
+  'metadata',
+  'links',
+  'robots',
+  'diff',
+  'notarize',
+  'headers',
+  'table',
+  'feed',
+  'availability',
+  'validate',
+] as const;
+
+/** A route name from {@link RECEIPT_ROUTES}. */
+export type ReceiptRoute = (typeof RECEIPT_ROUTES)[number];
+
+/** What re-deriving `text` from a result's fields found. */
+export interface FieldCheck {
+  /** The route whose rule was applied; null when none was (bare `{text, attestation}`, or unknown). */
+  readonly route: ReceiptRoute | null;
+  /**
+   * True when the text re-derived from the fields equals `text`; false when it differs
+   * or the result's shape is not one rule's; null when no field restates `text`.
+   */
+  readonly fields: boolean | null;
+  /** Result fields (paths such as `extract`, `data.links`) that the text binds. */
+  readonly covered: readonly string[];
+  /** Why `fields` is false; null otherwise. */
+  readonly problem: string | null;
+}
+
+type Rec = Record<string, unknown>;
+
+/** A rule's verdict: the fields it checked, and the first mismatch (null when none). */
+interface RuleVerdict {
+  readonly covered: readonly string[];
+  readonly problem: string | null;
+}
+
+interface Rule {
+  /** Whether a result has this route's shape (its distinguishing fields). */
+  readonly matches: (result: Rec) => boolean;
+  /** Re-derive `text` from the fields; null when no field restates it. */
+  readonly check: (result: Rec, text: string) => RuleVerdict | null;
+}
+
+/** The fields of a receipt's signed envelope, compared by the envelope check. */
+export const ENVELOPE_FIELDS = ['url', 'status', 'fetchedAt'] as const;
+
+/** Keys that are neither covered nor uncovered: the verdict, the receipt and its text. */
+const BOOKKEEPING: ReadonlySet<string> = new Set(['ok', 'attestation', 'text']);
+
+const HASH = /^0x[0-9a-f]{64}$/;
+
+const hasData = (result: Rec): result is Rec & { data: Rec } => isRecord(result.data);
+const dataHas =
+  (...keys: string[]) =>
+  (result: Rec) =>
+    hasData(result) && keys.every((key) => key in result.data);
+const noData = (result: Rec) => !('data' in result);
+
+/** `text` is the RFC 8785 JSON of `data`. */
+function canonicalData(...keys: string[]): Rule {
+  return {
+    matches: dataHas(...keys),
+    check: (result, text) => ({
+      covered: ['data'],
+      problem: sameText(canonical(result.data), text)
+        ? null
+        : '`text` is not the canonical JSON of `data`: `data` was changed after signing.',
+    }),
+  };
+}
+
+/** `text` is the RFC 8785 JSON of `{extract, text}`: the record and the page text. */
+function checkRecord(result: Rec, text: string): RuleVerdict {
+  const signed = parseJson(text);
+  const problem =
+    !isRecord(signed) ||
+    typeof signed.text !== 'string' ||
+    Object.keys(signed).sort().join() !== 'extract,text'
+      ? '`text` is not the canonical JSON of {extract, text}, so it cannot cover `extract`.'
+      : sameText(canonical({ extract: result.extract, text: signed.text }), text)
+        ? null
+        : '`extract` differs from the record in the signed text.';
+  return { covered: ['extract'], problem };
+}
+
+/** The rows of a fixed-order `name:value` statement, or null when a value would break a line. */
+function rows(lines: readonly string[]): string | null {
+  try {
+    return joinRows(lines);
+  } catch {
+    return null;
+  }
+}
+
+const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
+  signal: canonicalData('series', 'points', 'signal'),
+
+  // The page text itself; with a field list, the record too (`extract`).
+  fetch: {
+    matches: (result) =>
+      noData(result) && !('schema' in result) && !('toHash' in result) && !('changed' in result),
+    check: (result, text) => ('extract' in result ? checkRecord(result, text) : null),
+  },
+
+  extract: {
+    matches: (result) => noData(result) && 'extract' in result && 'schema' in result,
+    check: checkRecord,
+  },
+
+  markdown: {
+    matches: dataHas('markdown'),
+    check: (result, text) => ({
+      covered: ['data.markdown'],
+      problem:
+        (result.data as Rec).markdown === text
+          ? null
+          : '`data.markdown` differs from the signed text.',
+    }),
+  },
+
+  metadata: canonicalData('openGraph', 'counts'),
+  robots: canonicalData('verdicts', 'policies'),
+  headers: canonicalData('grade', 'checks'),
+  table: canonicalData('tables', 'tableCount'),
+  feed: canonicalData('items', 'feedTitle'),
+  validate: canonicalData('documentHash', 'schemaHash'),
+
+  // The verdict without `responseMs` (telemetry, not signed).
+  availability: {
+    matches: dataHas('responseClass'),
+    check: (result, text) => {
+      const { responseMs: _telemetry, ...verdict } = result.data as Rec;
+      return {
+        covered: Object.keys(verdict).map((key) => `data.${key}`),
+        problem: sameText(canonical(verdict), text)
+          ? null
+          : '`text` is not the canonical JSON of `data` without `responseMs`: `data` was changed after signing.',
+      };
+    },
+  },
+
+  links: { matches: dataHas('links', 'pageOrigin'), check: checkLinks },
+
+  // The change claim: claimVersion, url, changed, fromHash, toHash, fetchedAt.
+  diff: {
+    matches: (result) => noData(result) && 'toHash' in result && 'changed' in result,
+    check: (result, text) => {
+      const lines = text.split('\n');
+      const version = lines[0] ?? '';
+      const { changed, fromHash, toHash } = result;
+      const typed =
+        typeof changed === 'boolean' &&
+        (fromHash === null || (typeof fromHash === 'string' && HASH.test(fromHash))) &&
+        typeof toHash === 'string' &&
+        HASH.test(toHash);
+      const claim =
+        typed && version.startsWith('claimVersion:')
+          ? rows([
+              version,
+              `url:${stringOr(result.url, lines[1]?.slice('url:'.length))}`,
+              `changed:${changed}`,
+              `fromHash:${fromHash ?? 'none'}`,
+              `toHash:${toHash}`,
+              `fetchedAt:${stringOr(result.fetchedAt, lines[5]?.slice('fetchedAt:'.length))}`,
+            ])
+          : null;
+      return {
+        covered: ['changed', 'fromHash', 'toHash'],
+        problem:
+          claim === text
+            ? null
+            : '`changed`, `fromHash`, `toHash`, `url` or `fetchedAt` differ from the signed change claim.',
+      };
+    },
+  },
+
+  notarize: { matches: dataHas('statementVersion', 'contentHash'), check: checkNotarize },
+};
+
+/**
+ * The notarization statement: statementVersion, algorithm, contentHash, byteLength,
+ * source, sourceKind, subject, witnessedAt. `subject` is not a result field; it is read
+ * from the text and must agree with `sourceKind`.
+ */
+function checkNotarize(result: Rec, text: string): RuleVerdict {
+  const data = result.data as Rec;
+  const covered = [
+    'data.algorithm',
+    'data.contentHash',
+    'data.byteLength',
+    'data.source',
+    'data.sourceKind',
+    'data.witnessedAt',
+    'data.statementVersion',
+  ];
+  const subjectLine = text.split('\n')[6] ?? '';
+  const subject = subjectLine.slice('subject:'.length);
+  const { statementVersion, algorithm, contentHash, byteLength, source, sourceKind, witnessedAt } =
+    data;
+  const typed =
+    typeof statementVersion === 'string' &&
+    typeof algorithm === 'string' &&
+    typeof contentHash === 'string' &&
+    HASH.test(contentHash) &&
+    Number.isSafeInteger(byteLength) &&
+    (byteLength as number) >= 0 &&
+    typeof source === 'string' &&
+    typeof witnessedAt === 'string' &&
+    ((sourceKind === 'inline' && subject === 'inline-text') ||
+      (sourceKind === 'url' && (subject === 'page-text' || subject === 'page-body')));
+  const statement = typed
+    ? rows([
+        `statementVersion:${statementVersion}`,
+        `algorithm:${algorithm}`,
+        `contentHash:${contentHash}`,
+        `byteLength:${byteLength}`,
+        `source:${source}`,
+        `sourceKind:${sourceKind}`,
+        subjectLine,
+        `witnessedAt:${witnessedAt}`,
+      ])
+    : null;
+  let problem: string | null = null;
+  if (statement !== text) {
+    problem = '`data` differs from the signed notarization statement.';
+  } else if ('url' in result && result.url !== source) {
+    problem = '`data.source` differs from the result’s `url`.';
+  } else if ('fetchedAt' in result && result.fetchedAt !== witnessedAt) {
+    problem = '`data.witnessedAt` differs from the result’s `fetchedAt`.';
+  }
+  return { covered, problem };
+}
+
+/**
+ * The link rows (`anchor text<TAB>url`, one per link) bind each link's url and text;
+ * everything else in `data` follows from those and the signed page url: each link's
+ * origin and internal flag (same host, `www.`-insensitive), the counts, `byOrigin`
+ * and `thirdPartyOrigins`. So all of `data` is re-derived and compared.
+ */
+function checkLinks(result: Rec, text: string): RuleVerdict {
+  const data = result.data as Rec;
+  const covered = [
+    'data.pageOrigin',
+    'data.total',
+    'data.internalCount',
+    'data.externalCount',
+    'data.originCount',
+    'data.links',
+    'data.byOrigin',
+    'data.thirdPartyOrigins',
+  ];
+  const links = Array.isArray(data.links) ? data.links : null;
+  const cells = links?.every(
+    (link) => isRecord(link) && typeof link.url === 'string' && typeof link.text === 'string',
+  )
+    ? (links as { url: string; text: string }[]).map((link) => [link.text, link.url] as const)
+    : null;
+  const joined = cells === null ? null : rowsOfCells(cells);
+  if (joined !== text) {
+    return { covered, problem: '`data.links` differ from the signed link rows.' };
+  }
+  const page = typeof result.url === 'string' ? parseUrl(result.url) : null;
+  if (page === null) {
+    return { covered, problem: 'The result has no http(s) `url` to derive the link graph from.' };
+  }
+  const derived = linkGraph(page, cells as readonly (readonly [string, string])[]);
+  if (derived === null) {
+    return { covered, problem: 'A link in `data.links` is not an absolute http(s) URL.' };
+  }
+  for (const key of covered) {
+    const name = key.slice('data.'.length);
+    if (!sameText(canonical(data[name]), canonical(derived[name]))) {
+      return {
+        covered,
+        problem: `\`${key}\` does not follow from the signed link rows and page url.`,
+      };
+    }
+  }
+  return { covered, problem: null };
+}
+
+function rowsOfCells(cells: readonly (readonly [string, string])[]): string | null {
+  try {
+    return joinRows(cells);
+  } catch {
+    return null;
+  }
+}
+
+/** The link graph `@storefront/links` builds from its sorted rows and the page url. */
+function linkGraph(page: URL, cells: readonly (readonly [string, string])[]): Rec | null {
+  const pageHost = bareHost(page.hostname);
+  const links: { url: string; text: string; origin: string; internal: boolean }[] = [];
+  for (const [text, url] of cells) {
+    const target = parseUrl(url);
+    if (target === null) return null;
+    links.push({
+      url,
+      text,
+      origin: target.origin,
+      internal: bareHost(target.hostname) === pageHost,
+    });
+  }
+  const byOrigin: { origin: string; count: number; internal: boolean }[] = [];
+  for (const link of links) {
+    const last = byOrigin[byOrigin.length - 1];
+    if (last !== undefined && last.origin === link.origin) last.count++;
+    else byOrigin.push({ origin: link.origin, count: 1, internal: link.internal });
+  }
+  const thirdPartyOrigins = byOrigin
+    .filter((group) => !group.internal)
+    .map((group) => group.origin);
+  byOrigin.sort(
+    (a, b) => b.count - a.count || (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0),
+  );
+  const internalCount = links.filter((link) => link.internal).length;
+  return {
+    pageOrigin: page.origin,
+    total: links.length,
+    internalCount,
+    externalCount: links.length - internalCount,
+    originCount: byOrigin.length,
+    links,
+    byOrigin,
+    thirdPartyOrigins,
+  };
+}
+
+/**
+ * Re-derive `text` from the fields of `result` by its route's rule. The route is
+ * `route` when given (the result must have that route's shape), else the one route
+ * whose shape the result has. A result that carries fields beyond the envelope but
+ * fits no route, or several, fails: its fields cannot be tied to the receipt.
+ *
+ * @example
+ *   checkFields(result).fields // false when `data` was edited after signing
+ */
+export function checkFields(result: unknown, route?: ReceiptRoute): FieldCheck {
+  if (route !== undefined && !RECEIPT_ROUTES.includes(route)) {
+    throw new StorefrontError(
+      'invalid_params',
+      `Expected a route among ${RECEIPT_ROUTES.join(', ')}, got \`${String(route)}\``,
+    );
+  }
+  const input = isRecord(result) ? result : {};
+  const text = input.text;
+  const bare = Object.keys(input).every(
+    (key) => BOOKKEEPING.has(key) || (ENVELOPE_FIELDS as readonly string[]).includes(key),
+  );
+  if (route === undefined && bare) return { route: null, fields: null, covered: [], problem: null };
+
+  let chosen: ReceiptRoute;
+  if (route !== undefined) {
+    if (!RULES[route].matches(input)) {
+      return fail(route, `The result does not have the shape of a /buy/${route} result.`);
+    }
+    chosen = route;
+  } else {
+    const candidates = RECEIPT_ROUTES.filter((name) => RULES[name].matches(input));
+    if (candidates.length !== 1) {
+      return fail(
+        null,
+        candidates.length === 0
+          ? 'The result has the shape of no known route, so its fields cannot be tied to the receipt; name the route.'
+          : `The result has the shape of several routes (${candidates.join(', ')}); name the route.`,
+      );
+    }
+    chosen = candidates[0] as ReceiptRoute;
+  }
+  if (typeof text !== 'string') return fail(chosen, 'The result has no `text` to compare with.');
+  const verdict = RULES[chosen].check(input, text);
+  if (verdict === null) return { route: chosen, fields: null, covered: [], problem: null };
+  return {
+    route: chosen,
+    fields: verdict.problem === null,
+    covered: verdict.covered,
+    problem: verdict.problem,
+  };
+}
+
+/**
+ * The result's fields that a receipt does not cover, given the ones it does: every
+ * top-level field (and every field of `data`) besides `ok`, `text`, `attestation` and
+ * the covered ones, in the result's order.
+ */
+export function uncoveredFields(result: unknown, covered: readonly string[]): string[] {
+  if (!isRecord(result)) return [];
+  const isCovered = (path: string) =>
+    covered.some((entry) => entry === path || path.startsWith(`${entry}.`));
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(result)) {
+    if (BOOKKEEPING.has(key) || isCovered(key)) continue;
+    if (key === 'data' && isRecord(value)) {
+      for (const inner of Object.keys(value)) {
+        if (!isCovered(`data.${inner}`)) out.push(`data.${inner}`);
+      }
+    } else {
+      out.push(key);
+    }
+  }
+  return out;
+}
+
+function fail(route: ReceiptRoute | null, problem: string): FieldCheck {
+  return { route, fields: false, covered: [], problem };
+}
+
+function canonical(value: unknown): string | null {
+  try {
+    return canonicalize(value);
+  } catch {
+    return null;
+  }
+}
+
+function sameText(derived: string | null, text: string | null): boolean {
+  return derived !== null && derived === text;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseUrl(value: string): URL | null {
+  if (!URL.canParse(value)) return null;
+  const url = new URL(value);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
+
+function bareHost(host: string): string {
+  return host.startsWith('www.') ? host.slice(4) : host;
+}
+
+function stringOr(value: unknown, fallback: string | undefined): string {
+  return typeof value === 'string' ? value : (fallback ?? '');
+}
+
+function isRecord(value: unknown): value is Rec {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { checkFields, ENVELOPE_FIELDS, verifyReceipt } from '../src/index.js';
+import { TEST_ADDRESS } from './helpers.js';
+import { routeResults } from './results.js';
+
+type Body = Record<string, unknown>;
+
+const results = routeResults();
+
+/** The route each shape is told apart as, and whether its fields restate `text`. */
+const EXPECTED: Readonly<Record<string, [string, boolean | null]>> = {
+  signal: ['signal', true],
+  fetch: ['fetch', null],
+  'fetch extract=1': ['fetch', null],
+  'fetch extract=<fields>': ['fetch', true],
+  extract: ['extract', true],
+  markdown: ['markdown', true],
+  metadata: ['metadata', true],
+  links: ['links', true],
+  robots: ['robots', true],
+  diff: ['diff', true],
+  'notarize url': ['notarize', true],
+  'notarize inline': ['notarize', true],
+  headers: ['headers', true],
+  table: ['table', true],
+  feed: ['feed', true],
+  availability: ['availability', true],
+  validate: ['validate', true],
+};
+
+/** Change a value so that it differs (and keeps its key): numbers, strings, flags, first items. */
+function mutate(value: unknown): unknown {
+  if (typeof value === 'number') return value + 1;
+  if (typeof value === 'string') return `${value}x`;
+  if (typeof value === 'boolean') return !value;
+  if (value === null) return 'x';
+  if (Array.isArray(value))
+    return value.length === 0 ? ['x'] : [mutate(value[0]), ...value.slice(1)];
+  const record = value as Body;
+  const first = Object.keys(record)[0];
+  return first === undefined ? { x: 1 } : { ...record, [first]: mutate(record[first]) };
+}
+
+/** A copy of `result` with the field at `path` (`key` or `data.key`) mutated. */
+function edited(result: Body, path: string): Body {
+  const copy = structuredClone(result);
+  const [head, inner] = path.split('.') as [string, string | undefined];
+  if (inner === undefined) copy[head] = mutate(copy[head]);
+  else (copy[head] as Body)[inner] = mutate((copy[head] as Body)[inner]);
+  return copy;
+}
+
+/** The covered fields a result restates in `text` (not `text` and the envelope themselves). */
+function restated(covered: readonly string[]): string[] {
+  return covered.filter(
+    (path) => path !== 'text' && !(ENVELOPE_FIELDS as readonly string[]).includes(path),
+  );
+}
+
+/** `data` as covered paths: a route that covers all of `data` lists it whole. */
+function expand(result: Body, paths: readonly string[]): string[] {
+  return paths.flatMap((path) =>
+    path === 'data' ? Object.keys(result.data as Body).map((key) => `data.${key}`) : [path],
+  );
+}
+
+describe('fields: the text re-derived from a result’s own fields', () => {
+  it('has a case for every route shape', () => {
+    expect(Object.keys(results).sort()).toStrictEqual(Object.keys(EXPECTED).sort());
+  });
+
+  describe.each(Object.keys(EXPECTED))('%s', (name) => {
+    const result = results[name] as Body;
+    const [route, fields] = EXPECTED[name] as [string, boolean | null];
+
+    it('verifies untouched, telling the route from the shape', () => {
+      const verdict = verifyReceipt(result, TEST_ADDRESS);
+      expect(verdict.problems).toStrictEqual([]);
+      expect(verdict.valid).toBe(true);
+      expect(verdict.route).toBe(route);
+      expect(verdict.checks.fields).toBe(fields);
+      expect(verifyReceipt(result, TEST_ADDRESS, { route: route as never }).valid).toBe(true);
+    });
+
+    it('refuses an edit to any field it says it covers', () => {
+      const { covered } = verifyReceipt(result, TEST_ADDRESS);
+      const paths = expand(result, restated(covered));
+      if (fields === null) expect(paths).toStrictEqual([]);
+      else expect(paths.length).toBeGreaterThan(0);
+      for (const path of paths) {
+        const verdict = verifyReceipt(edited(result, path), TEST_ADDRESS);
+        expect([path, verdict.valid, verdict.checks.fields]).toStrictEqual([path, false, false]);
+        // The text, its hash and the signature are untouched: only the fields lie.
+        expect(verdict.checks).toMatchObject({
+          contentHash: true,
+          signature: true,
+          pinnedKey: true,
+        });
+      }
+    });
+
+    it('still verifies with an edit to a field it says it does not cover', () => {
+      const { uncovered, covered } = verifyReceipt(result, TEST_ADDRESS);
+      expect(covered.filter((path) => uncovered.includes(path))).toStrictEqual([]);
+      for (const path of uncovered) {
+        const verdict = verifyReceipt(edited(result, path), TEST_ADDRESS);
+        expect([path, verdict.valid]).toStrictEqual([path, true]);
+      }
+    });
+  });
+
+  it('refuses `.extract.price = 999` in a /buy/extract result and a /buy/fetch record', () => {
+    for (const name of ['extract', 'fetch extract=<fields>']) {
+      const result = structuredClone(results[name] as Body);
+      (result.extract as Body).price = 999;
+      const verdict = verifyReceipt(result, TEST_ADDRESS);
+      expect(verdict.valid).toBe(false);
+      expect(verdict.checks.fields).toBe(false);
+      expect(verdict.problems).toContain('`extract` differs from the record in the signed text.');
+    }
+  });
+
+  it('names what it covers: markdown covers data.markdown, not data.wordCount', () => {
+    const verdict = verifyReceipt(results.markdown, TEST_ADDRESS);
+    expect(verdict.covered).toStrictEqual(['text', 'url', 'status', 'fetchedAt', 'data.markdown']);
+    expect(verdict.uncovered).toContain('data.wordCount');
+  });
+
+  it('says /buy/fetch compares url and status only: it has no fetchedAt field', () => {
+    const verdict = verifyReceipt(results.fetch, TEST_ADDRESS);
+    expect(verdict.covered).toStrictEqual(['text', 'url', 'status']);
+    expect(verdict.uncovered).toStrictEqual(['title', 'contentType', 'bytes', 'truncated']);
+    expect(verdict.signed?.fetchedAt).toBe('2026-03-04T05:06:07.000Z');
+  });
+
+  it('keeps responseMs out of what an availability receipt covers', () => {
+    const verdict = verifyReceipt(results.availability, TEST_ADDRESS);
+    expect(verdict.covered).not.toContain('data.responseMs');
+    expect(verdict.uncovered).toStrictEqual(['data.responseMs']);
+  });
+
+  it('refuses a link whose url hides a second row, and a forged "none" fromHash', () => {
+    const links = structuredClone(results.links as Body);
+    const data = links.data as { links: Body[] };
+    const [a, b] = data.links as [Body, Body];
+    // One link whose url carries the next row: the same joined text, one link fewer.
+    data.links = [{ ...a, url: `${a.url}\n${b.text}\t${b.url}` }, ...data.links.slice(2)];
+    expect(verifyReceipt(links, TEST_ADDRESS).checks.fields).toBe(false);
+
+    const diff = structuredClone(results.diff as Body);
+    const claim = (diff.text as string).split('\n');
+    expect(claim[3]).toMatch(/^fromHash:0x/);
+    diff.fromHash = 'none';
+    expect(verifyReceipt(diff, TEST_ADDRESS).checks.fields).toBe(false);
+  });
+
+  it('refuses a result whose shape fits no route, or not the named one', () => {
+    const metadata = structuredClone(results.metadata as Body);
+    delete (metadata.data as Body).counts;
+    const verdict = verifyReceipt(metadata, TEST_ADDRESS);
+    expect(verdict.checks.fields).toBe(false);
+    expect(verdict.route).toBeNull();
+    expect(verdict.problems.join(' ')).toMatch(/shape of no known route/);
+
+    const named = verifyReceipt(results.metadata, TEST_ADDRESS, { route: 'fetch' });
+    expect(named.valid).toBe(false);
+    expect(named.problems).toContain('The result does not have the shape of a /buy/fetch result.');
+  });
+
+  it('has nothing to compare for {text, attestation} alone', () => {
+    const { text, attestation } = results.metadata as Body;
+    expect(checkFields({ text, attestation })).toStrictEqual({
+      route: null,
+      fields: null,
+      covered: [],
+      problem: null,
+    });
+    expect(verifyReceipt({ text, attestation }, TEST_ADDRESS).valid).toBe(true);
+  });
+
+  it('throws on an unknown route name (misuse)', () => {
+    expect(() => checkFields(results.fetch, 'nope' as never)).toThrow(/Expected a route among/);
+  });
+});
