@@ -1,6 +1,6 @@
 import { finished } from 'node:stream';
 import type { Attestation } from '@storefront/attest';
-import { StorefrontError } from '@storefront/core';
+import { httpStatusOf, isAnswerCode, isErrorCode, StorefrontError } from '@storefront/core';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { EarlyStart } from '../http/early-start.js';
@@ -222,14 +222,18 @@ export function buyRoutes(deps: AppDeps): Router {
     }
     const { outcome, attestation } = done;
 
-    if (outcome.kind === 'undeliverable') {
+    // An undeliverable result (503 before charging), or a failure whose code has a
+    // status of its own (`not_found` 404, `page_too_complex` 503): answered with that
+    // status and never charged, on every route alike.
+    const refused = refusedStatus(outcome);
+    if (refused !== null) {
       await release({
         outcome: 'undeliverable',
         error: outcome.error,
         upstreamStatus: outcome.upstreamStatus,
         receiptNonce: null,
       });
-      sendJson(res, 503, outcome.body);
+      sendJson(res, refused, outcome.body);
       return;
     }
 
@@ -276,6 +280,22 @@ export function buyRoutes(deps: AppDeps): Router {
     });
   });
   return router;
+}
+
+/**
+ * The HTTP status of an outcome that is answered without charging, by the one table
+ * (`ERROR_STATUS`): an undeliverable result gets its code's status on a before-charging
+ * route (503 for upstream and product codes); an `ok:false` result whose code is not a
+ * result code (`not_found`) gets that code's status whatever the route. Null for a
+ * result answered 200.
+ */
+export function refusedStatus(outcome: WorkOutcome): number | null {
+  const code = outcome.error;
+  if (outcome.kind === 'undeliverable') {
+    return isErrorCode(code) ? httpStatusOf(code, true) : 503;
+  }
+  if (outcome.ok || code === null || !isErrorCode(code) || !isAnswerCode(code)) return null;
+  return httpStatusOf(code, false);
 }
 
 /**
