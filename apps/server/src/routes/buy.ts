@@ -30,6 +30,12 @@ export function isCharged(route: RouteEntry<never>, outcome: WorkOutcome): boole
   return route.chargeRule === 'per-attempt';
 }
 
+/** Admissions a call refused for its calls in flight makes while its key's commits land. */
+const ADMIT_TRIES = 3;
+
+/** `Retry-After` of a call refused for the key's calls in flight (s). */
+const IN_FLIGHT_RETRY_SECONDS = 1;
+
 /** The ledger's `error` for a call whose caller left before its answer was written. */
 const CLIENT_CLOSED = 'client_closed';
 
@@ -55,6 +61,8 @@ export function buyRoutes(deps: AppDeps): Router {
   const terms = termsOf(deps);
   const base = deps.config.publicBaseUrl;
   const earlyStart = new EarlyStart(deps.earlyStart);
+  /** Key hash → the commits of its calls answered here and not yet written. */
+  const settling = new Map<string, Set<Promise<void>>>();
 
   /**
    * Start the work of one call of `route`. Early work (`early`) first lets the
@@ -129,14 +137,29 @@ export function buyRoutes(deps: AppDeps): Router {
     //    reaches the caller before the reservation.
     const keyHash = hashKey(bearer.key);
     const trusted = earlyStart.begin(keyHash);
-    const admitting = admit(deps.db, {
-      keyHash,
-      route: route.name,
-      price: price.amount,
-      credits: creditsFor(price.amount),
-      requestId: (res.locals.requestId as string | undefined) ?? null,
-      plans,
-    });
+    const admitOnce = (recordBusy: boolean) =>
+      admit(deps.db, {
+        keyHash,
+        route: route.name,
+        price: price.amount,
+        credits: creditsFor(price.amount),
+        requestId: (res.locals.requestId as string | undefined) ?? null,
+        plans,
+        recordBusy,
+      });
+    // Calls of this key answered here and still being committed count in flight until
+    // their commit lands. Refused for its calls in flight while some are, the call waits
+    // for them and asks again (unrecorded until the last try), so a caller that sends
+    // its next call as soon as an answer arrives is not refused for a call that ended.
+    const admitting = (async () => {
+      for (let tries = 1; ; tries++) {
+        const committing = settling.get(keyHash);
+        const last = committing === undefined || tries === ADMIT_TRIES;
+        const admission = await admitOnce(last);
+        if (admission.kind !== 'too_many_in_flight' || last) return admission;
+        await Promise.all(committing);
+      }
+    })();
     const early = trusted === null ? null : work(route, params, trusted.metered, true);
     /** The work whose answer this call will give, once the admission has chosen it. */
     let current: Work | null = null;
@@ -185,6 +208,14 @@ export function buyRoutes(deps: AppDeps): Router {
       throw new StorefrontError(
         'rate_limited',
         `The ${key.tier} plan allows ${window.limit} calls per minute; retry in ${window.resetSeconds} s`,
+      );
+    }
+    if (admission.kind === 'too_many_in_flight') {
+      // A call in flight ends within the fetch deadline plus the product's; most sooner.
+      res.setHeader('Retry-After', String(IN_FLIGHT_RETRY_SECONDS));
+      throw new StorefrontError(
+        'too_many_in_flight',
+        `The ${key.tier} plan allows ${admission.inFlight} calls in flight at once; retry in ${IN_FLIGHT_RETRY_SECONDS} s`,
       );
     }
     if (admission.kind !== 'reserved') {
@@ -262,10 +293,27 @@ export function buyRoutes(deps: AppDeps): Router {
     }
     const credits = reservation.source === 'credits' ? creditsFor(price.amount) : 0;
     res.setHeader('Storefront-Charge', `${reservation.source};credits=${credits}`);
+    // From here until its commit is written the call still counts in flight; the next
+    // call of the key can arrive before `finished` reports the answer written.
+    let committed: () => void = () => {};
+    const written = new Promise<void>((resolve) => {
+      committed = resolve;
+    });
+    let committing = settling.get(keyHash);
+    if (committing === undefined) {
+      committing = new Set();
+      settling.set(keyHash, committing);
+    }
+    const mine = committing;
+    mine.add(written);
+    void written.then(() => {
+      mine.delete(written);
+      if (mine.size === 0 && settling.get(keyHash) === mine) settling.delete(keyHash);
+    });
     sendJson(res, 200, body);
     const stopWatching = finished(res, (failure) => {
       stopWatching();
-      deps.settlements.settle(
+      const settled = deps.settlements.settle(
         reservation.ledgerId,
         failure
           ? {
@@ -277,6 +325,7 @@ export function buyRoutes(deps: AppDeps): Router {
             }
           : { charged: true, outcome: 'delivered', error, upstreamStatus, receiptNonce },
       );
+      void settled.then(committed);
     });
   });
   return router;
