@@ -718,7 +718,11 @@ for (const route of REGISTRY) {
         expect(row.error).toBe(failure.error);
         if (status !== 200) {
           expect(credits, label).toBe(before.credits);
-          expect(row).toMatchObject({ charged: false, outcome: 'undeliverable', receiptNonce: null });
+          expect(row).toMatchObject({
+            charged: false,
+            outcome: 'undeliverable',
+            receiptNonce: null,
+          });
         } else if (rule === 'per-attempt') {
           expect(credits, label).toBe(before.credits - creditsFor(price));
           expect(row).toMatchObject({ charged: true, outcome: 'delivered', receiptNonce: null });
