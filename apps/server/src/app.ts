@@ -1,14 +1,18 @@
 import type { Signer } from '@storefront/attest';
 import type { Fetcher } from '@storefront/safe-fetch';
+import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { cors } from './http/cors.js';
 import type { EarlyStartLimits } from './http/early-start.js';
+import { getOnly } from './http/methods.js';
 import type { Settlements } from './metering/settlements.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import { REGISTRY } from './registry/index.js';
 import type { Compute } from './registry/types.js';
 import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
@@ -42,6 +46,9 @@ export interface AppDeps {
   readonly earlyStart?: EarlyStartLimits;
 }
 
+/** The smallest answer sent compressed (bytes); below it the encoding costs more than it saves. */
+export const COMPRESS_FROM_BYTES = 1024;
+
 /** Build the Express app; it never listens (tests call it in-process). */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -57,6 +64,12 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
+  // Cross-origin reads of the public routes; preflights end here, before any door.
+  app.use(cors());
+  // Answers of 1 KiB and more go out compressed when the client accepts gzip or br.
+  app.use(compression({ threshold: COMPRESS_FROM_BYTES }));
+  // Only GET reaches a `/buy/*` route: HEAD and every other method end here with 405.
+  app.all('/buy/:product', getOnly([...REGISTRY.map((route) => route.name), 'signal']));
   // Paid calls first: the hot path matches its route before any other router.
   app.use(buyRoutes(deps));
   app.use(healthRoutes(deps));

@@ -68,12 +68,12 @@ describe('errors', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(ts|js):\d+/);
   });
 
-  it('answers 413 invalid_params for a body over 1 MB', async () => {
+  it('answers 400 invalid_params (its one status) for a body over 1 MB', async () => {
     const res = await request(t.app)
       .post('/x402/verify')
       .set('content-type', 'application/json')
       .send(JSON.stringify({ text: 'x'.repeat(1_100_000) }))
-      .expect(413);
+      .expect(400);
     expect(res.body.error).toBe('invalid_params');
   });
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyReceipt } from '@storefront/attest';
-import { canonicalize } from '@storefront/core';
+import { canonicalize, type ErrorCode, httpStatusOf } from '@storefront/core';
 import { createFetcher, type FetchInit, type SafeFetchResult } from '@storefront/safe-fetch';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { pino } from 'pino';
@@ -282,6 +282,13 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
           error: 'not_found',
           status: 200,
         },
+        // An index past the last table: content that does not exist, 404 and free.
+        {
+          query: { url: site.url('/wiki'), table: '99' },
+          url: site.url('/wiki'),
+          error: 'not_found',
+          status: 200,
+        },
       ],
       blocked: { url: BLOCKED_URL },
       shape(body) {
@@ -353,6 +360,13 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
       failures: [
         notOfType({ url: site.url('/image.png'), schema: 'id:integer' }),
         missing({ url: site.url('/missing'), schema: 'id:integer' }),
+        // A pointer that selects nothing: 404, as on every route.
+        {
+          query: { url: site.url('/data.json'), schema: 'id:integer', pointer: '/nowhere' },
+          url: site.url('/data.json'),
+          error: 'not_found',
+          status: 200,
+        },
       ],
       blocked: { url: BLOCKED_URL, schema: 'id:integer' },
       shape(body) {
@@ -695,11 +709,21 @@ for (const route of REGISTRY) {
           });
           continue;
         }
-        const body = expectOkFalse(res, rule === 'before-charging' ? 503 : 200);
+        // The code's one status: an upstream or product code is 503 before charging and
+        // 200 elsewhere; a code with a status of its own (`not_found`) has it everywhere.
+        const status = httpStatusOf(failure.error as ErrorCode, rule === 'before-charging');
+        const body = expectOkFalse(res, status);
         expect(body.error, label).toBe(failure.error);
         expectValid(route, body);
         expect(row.error).toBe(failure.error);
-        if (rule === 'per-attempt') {
+        if (status !== 200) {
+          expect(credits, label).toBe(before.credits);
+          expect(row).toMatchObject({
+            charged: false,
+            outcome: 'undeliverable',
+            receiptNonce: null,
+          });
+        } else if (rule === 'per-attempt') {
           expect(credits, label).toBe(before.credits - creditsFor(price));
           expect(row).toMatchObject({ charged: true, outcome: 'delivered', receiptNonce: null });
           expect(res.headers['storefront-charge']).toBe(`credits;credits=${creditsFor(price)}`);
@@ -802,9 +826,13 @@ describe('/buy/fetch price tiers', () => {
     [{ format: 'markdown' }, 'plus', 6000],
     [{ links: '1' }, 'plus', 6000],
     [{ format: 'markdown', links: '1' }, 'plus', 6000],
-    [{ extract: '1' }, 'pro', 12000],
+    // `extract=1` adds a description and a word count, not a record: fetch's price.
+    [{ extract: '1' }, 'fetch', 3000],
+    [{ extract: '1', links: '1' }, 'plus', 6000],
+    [{ extract: '1', format: 'markdown' }, 'plus', 6000],
     [{ extract: 'title,price' }, 'pro', 12000],
     [{ format: 'markdown', extract: 'title' }, 'pro', 12000],
+    [{ links: '1', extract: 'title,author' }, 'pro', 12000],
   ];
 
   it.each(tiers)('%j is tier %s at %i', async (extra, tier, amount) => {

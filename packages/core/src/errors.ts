@@ -12,7 +12,9 @@ export const ERROR_CODES = [
   'sandbox_exhausted',
   'insufficient_credits',
   'rate_limited',
+  'too_many_in_flight',
   'not_found',
+  'method_not_allowed',
   // Upstream failures (safe-fetch).
   'invalid_url',
   'blocked_ssrf',
@@ -40,10 +42,79 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Who emits a code, for documentation and the OpenAPI document. */
 export type ErrorOrigin = 'request' | 'door' | 'upstream' | 'product' | 'service';
 
-/** What each code means, who emits it, and an example message. */
+/**
+ * How a code reaches the caller (docs/decisions.md, "One HTTP status per error code").
+ * - A number: the HTTP status of every answer that carries the code, on every route.
+ *   Such an answer is never charged.
+ * - `'result'`: the code reports an upstream or product failure inside a result body,
+ *   `{ok:false, error, …}`. Its HTTP status is the route's, fixed by the route's charge
+ *   rule: 200 where the route delivers failures (charged or not by the rule), 503 on
+ *   the routes that answer an undeliverable result before charging.
+ */
+export type ErrorStatus = 400 | 401 | 402 | 404 | 405 | 429 | 500 | 503 | 'result';
+
+/**
+ * The status of every code, in one table; a code missing here does not compile. The
+ * server answers with it and `/catalog` and `/openapi.json` publish it.
+ */
+export const ERROR_STATUS = {
+  invalid_params: 400,
+  invalid_key: 401,
+  payment_required: 402,
+  payment_invalid: 402,
+  sandbox_exhausted: 402,
+  insufficient_credits: 402,
+  rate_limited: 429,
+  too_many_in_flight: 429,
+  not_found: 404,
+  method_not_allowed: 405,
+  invalid_url: 'result',
+  blocked_ssrf: 'result',
+  dns_failure: 'result',
+  timeout: 'result',
+  connection_refused: 'result',
+  connection_reset: 'result',
+  tls_error: 'result',
+  protocol_error: 'result',
+  redirect_loop: 'result',
+  too_many_redirects: 'result',
+  body_too_large: 'result',
+  upstream_http_error: 'result',
+  unsupported_content_type: 'result',
+  parse_error: 'result',
+  page_too_complex: 503,
+  internal_error: 500,
+} as const satisfies { readonly [C in ErrorCode]: ErrorStatus };
+
+/** The codes answered with a fixed HTTP status (every code whose status is a number). */
+export type AnswerCode = {
+  [C in ErrorCode]: (typeof ERROR_STATUS)[C] extends number ? C : never;
+}[ErrorCode];
+
+/** The codes that report a failure inside a result (status `'result'`). */
+export type ResultCode = Exclude<ErrorCode, AnswerCode>;
+
+/**
+ * The HTTP status of an answer carrying `code` on a route whose undeliverable results
+ * are answered before charging (`beforeCharging`) or not: the code's own status, or
+ * for a result code 503 before charging and 200 otherwise.
+ */
+export function httpStatusOf(code: ErrorCode, beforeCharging: boolean): number {
+  const status: ErrorStatus = ERROR_STATUS[code];
+  if (status !== 'result') return status;
+  return beforeCharging ? 503 : 200;
+}
+
+/** Whether `code` is answered with a fixed HTTP status rather than inside a result. */
+export function isAnswerCode(code: ErrorCode): code is AnswerCode {
+  return ERROR_STATUS[code] !== 'result';
+}
+
+/** What each code means, who emits it, its HTTP status, and an example message. */
 export interface ErrorCodeInfo {
   readonly code: ErrorCode;
   readonly origin: ErrorOrigin;
+  readonly status: ErrorStatus;
   readonly meaning: string;
   readonly example: string;
 }
@@ -93,10 +164,22 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
     'Sandbox keys make at most 5 calls per minute',
   ),
   info(
+    'too_many_in_flight',
+    'door',
+    'The key already has as many calls in flight as its plan allows; retry when one has finished.',
+    'The prepaid plan allows 10 calls in flight at once; retry in 1 s',
+  ),
+  info(
     'not_found',
     'request',
-    'No route answers this method and path, or the thing a parameter names does not exist in the fetched content (a table index past the last table, a page without tables).',
+    'No route answers this path, or the thing a parameter names does not exist in the fetched content (a table index past the last table, a page without tables, a JSON Pointer that selects nothing); not charged.',
     'Table 5 was requested; the page has 3 tables',
+  ),
+  info(
+    'method_not_allowed',
+    'request',
+    'A paid route was called with a method other than GET (HEAD included); answered with `Allow: GET` before any payment, admission or work.',
+    '`POST /buy/fetch`: paid routes answer GET only',
   ),
   info(
     'invalid_url',
@@ -202,7 +285,7 @@ function info(
   meaning: string,
   example: string,
 ): ErrorCodeInfo {
-  return Object.freeze({ code, origin, meaning, example });
+  return Object.freeze({ code, origin, status: ERROR_STATUS[code], meaning, example });
 }
 
 /** Whether `value` is one of the catalogue's codes. */
@@ -212,7 +295,6 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 
 /** Options of {@link StorefrontError}. */
 export interface StorefrontErrorOptions {
-  readonly status?: number;
   readonly details?: readonly unknown[];
   readonly cause?: unknown;
 }
@@ -220,6 +302,8 @@ export interface StorefrontErrorOptions {
 /**
  * Thrown for misuse and for request errors the server turns into an HTTP answer.
  * Bad content and network failures are never thrown: they are `ok:false` results.
+ * `status` is the code's HTTP status from {@link ERROR_STATUS} (undefined for a code
+ * that is only ever delivered inside a result); no error chooses its own.
  */
 export class StorefrontError extends Error {
   override readonly name = 'StorefrontError';
@@ -230,7 +314,8 @@ export class StorefrontError extends Error {
   constructor(code: ErrorCode, message: string, options: StorefrontErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = options.status;
+    const status: ErrorStatus = ERROR_STATUS[code];
+    this.status = status === 'result' ? undefined : status;
     this.details = options.details;
   }
 }

@@ -9,12 +9,18 @@ export {
 } from './decode.js';
 export type { FetchedDocument } from './document.js';
 export {
+  type AnswerCode,
   ERROR_CATALOGUE,
   ERROR_CODES,
+  ERROR_STATUS,
   type ErrorCode,
   type ErrorCodeInfo,
   type ErrorOrigin,
+  type ErrorStatus,
+  httpStatusOf,
+  isAnswerCode,
   isErrorCode,
+  type ResultCode,
   StorefrontError,
   type StorefrontErrorOptions,
 } from './errors.js';

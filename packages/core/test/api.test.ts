@@ -3,7 +3,10 @@ import * as core from '../src/index.js';
 import {
   ERROR_CATALOGUE,
   ERROR_CODES,
+  ERROR_STATUS,
   fail,
+  httpStatusOf,
+  isAnswerCode,
   isErrorCode,
   isSha256Hex,
   joinRows,
@@ -18,10 +21,13 @@ describe('public API', () => {
     expect(Object.keys(core).sort()).toStrictEqual([
       'ERROR_CATALOGUE',
       'ERROR_CODES',
+      'ERROR_STATUS',
       'StorefrontError',
       'canonicalize',
       'decodeBytes',
       'fail',
+      'httpStatusOf',
+      'isAnswerCode',
       'isErrorCode',
       'isSha256Hex',
       'joinRows',
@@ -93,10 +99,39 @@ describe('error catalogue', () => {
     for (const code of ERROR_CODES) expect(code).toMatch(/^[a-z]+(_[a-z0-9]+)*$/);
   });
 
+  it('gives every code exactly one status: a fixed HTTP status, or delivery in a result', () => {
+    expect(Object.keys(ERROR_STATUS).sort()).toStrictEqual([...ERROR_CODES].sort());
+    for (const entry of ERROR_CATALOGUE) {
+      expect(entry.status).toBe(ERROR_STATUS[entry.code]);
+      const status = entry.status;
+      if (status === 'result') {
+        // Reported inside a result: the route's charge rule picks 200 or 503.
+        expect(['upstream', 'product']).toContain(entry.origin);
+        expect(isAnswerCode(entry.code)).toBe(false);
+        expect(httpStatusOf(entry.code, false)).toBe(200);
+        expect(httpStatusOf(entry.code, true)).toBe(503);
+      } else {
+        // Answered by the service itself: the same status on every route.
+        expect(['request', 'door', 'service']).toContain(entry.origin);
+        expect(isAnswerCode(entry.code)).toBe(true);
+        expect(status).toBeGreaterThanOrEqual(400);
+        expect(httpStatusOf(entry.code, false)).toBe(status);
+        expect(httpStatusOf(entry.code, true)).toBe(status);
+        expect(new StorefrontError(entry.code, 'x').status).toBe(status);
+      }
+    }
+    expect(ERROR_STATUS).toMatchObject({
+      not_found: 404,
+      method_not_allowed: 405,
+      rate_limited: 429,
+      too_many_in_flight: 429,
+      page_too_complex: 503,
+    });
+  });
+
   it('carries code, status, details and cause on StorefrontError', () => {
     const cause = new Error('inner');
     const error = new StorefrontError('invalid_params', 'Expected `url`', {
-      status: 400,
       details: [{ path: '/url' }],
       cause,
     });
@@ -178,6 +213,16 @@ describe('README', () => {
   it('documents every error code in its table', async () => {
     const { readFileSync } = await import('node:fs');
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    for (const code of ERROR_CODES) expect(readme).toContain(`| \`${code}\` |`);
+    for (const entry of ERROR_CATALOGUE) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${entry.code}\` |`));
+      expect(row, entry.code).toBeDefined();
+      // The HTTP status column says what ERROR_STATUS says.
+      const status = (row as string).split(' | ')[2];
+      expect(status, entry.code).toBe(
+        entry.status === 'result'
+          ? '200 `ok:false` (503 where the route answers before charging)'
+          : String(entry.status),
+      );
+    }
   });
 });

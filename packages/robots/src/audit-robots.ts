@@ -74,9 +74,9 @@ export function auditRobots(
 ): ProductResult<RobotsData> {
   checkInput(input);
   const path = parseAuditPath(checkOptions(options));
-  if (!path.ok) throw new StorefrontError('invalid_params', path.message, { status: 400 });
+  if (!path.ok) throw new StorefrontError('invalid_params', path.message);
   const target = parseAuditOrigin(input.origin);
-  if (!target.ok) throw new StorefrontError('invalid_params', target.message, { status: 400 });
+  if (!target.ok) throw new StorefrontError('invalid_params', target.message);
 
   const robots = robotsFile(target.origin, input.robotsTxt);
   const llms = llmsFile(target.origin, input.llmsTxt);

@@ -1,30 +1,14 @@
-import type { ErrorCode } from '@storefront/core';
+import { ERROR_STATUS, type ErrorCode } from '@storefront/core';
 
 /**
- * The HTTP status for an error answered by the server itself. Upstream and product
- * codes are delivered as `200 {ok:false}` after payment, or as 503 on the routes that
- * answer before charging; that choice belongs to the route's charge rule, not here.
+ * The HTTP status of an error the server answers itself: the code's status in
+ * `ERROR_STATUS`, the one table. A code that is only ever delivered inside a result
+ * (upstream and product failures) never reaches the error handler on its own; if one
+ * did, it would be a fault of the service, so it is answered 500.
  */
 export function errorStatus(code: ErrorCode): number {
-  switch (code) {
-    case 'invalid_params':
-      return 400;
-    case 'invalid_key':
-      return 401;
-    case 'payment_required':
-    case 'payment_invalid':
-    case 'sandbox_exhausted':
-    case 'insufficient_credits':
-      return 402;
-    case 'not_found':
-      return 404;
-    case 'rate_limited':
-      return 429;
-    case 'internal_error':
-      return 500;
-    default:
-      return 200;
-  }
+  const status = ERROR_STATUS[code];
+  return status === 'result' ? 500 : status;
 }
 
 /** The JSON body of every error answer. */

@@ -6,6 +6,11 @@ export interface SettlementLog {
   error(details: object, message: string): void;
 }
 
+/** A settlement waiting for its statement, and what to call once it is written. */
+interface Queued extends Settlement {
+  readonly written: () => void;
+}
+
 /** Most attempts finished by one statement. */
 export const MAX_BATCH = 500;
 
@@ -23,7 +28,7 @@ export const MAX_BATCH = 500;
 export class Settlements {
   readonly #db: Queryable;
   readonly #logger: SettlementLog;
-  #queue: Settlement[] = [];
+  #queue: Queued[] = [];
   #running: Promise<void> | null = null;
 
   constructor(db: Queryable, logger: SettlementLog) {
@@ -31,10 +36,15 @@ export class Settlements {
     this.#logger = logger;
   }
 
-  /** Finish the attempt of `ledgerId` as `end`, with the next statement. */
-  settle(ledgerId: string, end: Finish): void {
-    this.#queue.push({ ledgerId, end });
-    this.#running ??= this.#run();
+  /**
+   * Finish the attempt of `ledgerId` as `end`, with the next statement. The promise
+   * resolves once that statement has been written (or has failed); it never rejects.
+   */
+  settle(ledgerId: string, end: Finish): Promise<void> {
+    return new Promise<void>((written) => {
+      this.#queue.push({ ledgerId, end, written });
+      this.#running ??= this.#run();
+    });
   }
 
   /** Resolve once every settlement handed over so far has been written (or has failed). */
@@ -59,6 +69,7 @@ export class Settlements {
             'could not settle delivered calls; the sweeper will release them',
           );
         }
+        for (const settlement of batch) settlement.written();
       }
     } finally {
       this.#running = null;

@@ -159,16 +159,30 @@ export type Admission =
       readonly key: AdmittedKey;
       readonly window: RateWindow;
       readonly ledgerId: string;
+    }
+  | {
+      readonly kind: 'too_many_in_flight';
+      readonly key: AdmittedKey;
+      readonly window: RateWindow;
+      /** Null when the refusal was not recorded (`recordBusy: false`). */
+      readonly ledgerId: string | null;
+      /** The plan's calls in flight at once, all of them taken. */
+      readonly inFlight: number;
     };
 
 /**
  * Admit one call of the key stored under `keyHash`, in one statement: lock the key
  * row, count the call in the key's fixed one-minute window (shared by every instance
  * on the database) against its tier's limit, pick the source (sandbox calls, the
- * plan's allowance, credits, or unmetered), take it, and write the attempt's ledger
- * row: `pending` when reserved, or the refusal. The conditional UPDATE never takes
- * more than there is, so no balance goes negative however many calls race, on one
- * instance or several. A revoked key changes nothing and writes no row.
+ * plan's allowance, credits, or unmetered), check the key's calls in flight against
+ * its plan's, take the source and count the call in flight, and write the attempt's
+ * ledger row: `pending` when reserved, or the refusal. The conditional UPDATE never
+ * takes more than there is, so no balance goes negative and no key has more calls in
+ * flight than its plan allows, however many calls race, on one instance or several. A
+ * revoked key changes nothing and writes no row.
+ *
+ * A call refused for its calls in flight is not counted in the rate window: it did no
+ * work, and its caller is told to come back in a second.
  */
 export async function admit(
   db: Queryable,
@@ -179,6 +193,12 @@ export async function admit(
     credits: number;
     requestId: string | null;
     plans: Readonly<Record<Tier, TierPlan>>;
+    /**
+     * Whether a refusal for the key's calls in flight writes its ledger row (default).
+     * False when the caller will ask again once calls of its own have settled, so
+     * that the attempt still leaves one row.
+     */
+    recordBusy?: boolean;
   },
 ): Promise<Admission> {
   const { rows } = await db.query<{
@@ -188,6 +208,8 @@ export async function admit(
     credits: string | number;
     revoked_at: Date | string | null;
     per_minute: number | null;
+    in_flight_cap: number | null;
+    picked: string | null;
     hits: number | null;
     reset: string | number | null;
     id: string | null;
@@ -201,7 +223,8 @@ export async function admit(
       attempt.route,
       attempt.price,
       attempt.requestId,
-      perMinuteJson(attempt.plans),
+      limitsJson(attempt.plans),
+      attempt.recordBusy ?? true,
     ],
     'storefront_admit',
   );
@@ -214,16 +237,21 @@ export async function admit(
     credits: Number(row.credits),
     revokedAt: iso(row.revoked_at),
   };
-  if (row.id === null || row.hits === null || row.per_minute === null) {
-    return { kind: 'revoked', key };
-  }
+  if (row.hits === null || row.per_minute === null) return { kind: 'revoked', key };
   const limit = row.per_minute;
+  const busy = row.picked === 'too_many_in_flight';
+  // A call refused for its calls in flight was not counted in the window.
+  const hits = busy ? row.hits - 1 : row.hits;
   const window: RateWindow = {
-    allowed: row.hits <= limit,
+    allowed: hits <= limit,
     limit,
-    remaining: Math.max(0, limit - row.hits),
+    remaining: Math.max(0, limit - hits),
     resetSeconds: Math.max(1, Math.ceil(Number(row.reset ?? 60))),
   };
+  if (busy) {
+    const ledgerId = row.id === null ? null : String(row.id);
+    return { kind: 'too_many_in_flight', key, window, ledgerId, inFlight: row.in_flight_cap ?? 0 };
+  }
   const ledgerId = String(row.id);
   if (row.outcome === 'pending') {
     return { kind: 'reserved', key, window, ledgerId, source: row.source as ChargeSource };
@@ -236,25 +264,35 @@ export async function admit(
   };
 }
 
-/** The tiers' per-minute limits as the JSON object {@link ADMIT_SQL} reads them from. */
-function perMinuteJson(plans: Readonly<Record<Tier, TierPlan>>): string {
-  return JSON.stringify(Object.fromEntries(Object.values(plans).map((p) => [p.tier, p.perMinute])));
+/**
+ * The tiers' per-minute limits and calls in flight as the JSON object {@link ADMIT_SQL}
+ * reads them from: `{"<tier>": [perMinute, inFlight], …}`.
+ */
+function limitsJson(plans: Readonly<Record<Tier, TierPlan>>): string {
+  return JSON.stringify(
+    Object.fromEntries(Object.values(plans).map((p) => [p.tier, [p.perMinute, p.inFlight]])),
+  );
 }
 
 /**
  * $1 key hash, $2 credits the call costs, $3 route, $4 price, $5 request id, $6 the
- * tiers' per-minute limits as JSON. The key row is locked first (`k`); everything
- * after it reads the locked row's latest version, so concurrent calls serialize on it.
+ * tiers' limits as JSON ({@link limitsJson}), $7 whether a refusal for the calls in
+ * flight writes its ledger row. The key row is locked first (`k`);
+ * everything after it reads the locked row's latest version (its window, balances and
+ * calls in flight), so concurrent calls serialize on it. The order of the checks: the
+ * rate window, then the money (a call nothing would pay for is told so, 402, rather
+ * than to retry), then the calls in flight.
  */
 const ADMIT_SQL = `WITH k AS (
-     SELECT key_id, tier, tail, credits, included_remaining, sandbox_remaining, revoked_at,
-            ($6::jsonb ->> tier)::int AS per_minute,
+     SELECT key_id, tier, tail, credits, included_remaining, sandbox_remaining, revoked_at, in_flight,
+            ($6::jsonb -> tier ->> 0)::int AS per_minute,
+            ($6::jsonb -> tier ->> 1)::int AS in_flight_cap,
             CASE WHEN window_start = date_trunc('minute', now()) THEN window_hits + 1 ELSE 1 END AS hits,
             extract(epoch FROM (date_trunc('minute', now()) + interval '1 minute' - now())) AS reset
        FROM api_keys WHERE key_hash = $1
         FOR UPDATE
-   ), pick AS (
-     SELECT k.key_id, k.tier, k.hits, k.reset, CASE
+   ), funded AS (
+     SELECT k.key_id, k.tier, k.hits, k.reset, k.in_flight, k.in_flight_cap, CASE
          WHEN k.hits > k.per_minute THEN 'rate_limited'
          WHEN k.tier = 'sandbox' THEN CASE WHEN k.sandbox_remaining > 0 THEN 'sandbox' END
          WHEN k.tier = 'enterprise' THEN 'unmetered'
@@ -262,13 +300,21 @@ const ADMIT_SQL = `WITH k AS (
          WHEN k.credits >= $2 THEN 'credits'
        END AS source
        FROM k WHERE k.revoked_at IS NULL
+   ), pick AS (
+     SELECT f.key_id, f.tier, f.hits, f.reset, CASE
+         WHEN f.source IN ('sandbox', 'included', 'credits', 'unmetered')
+              AND f.in_flight >= f.in_flight_cap THEN 'too_many_in_flight'
+         ELSE f.source
+       END AS source
+       FROM funded f
    ), taken AS (
      UPDATE api_keys a SET
          window_start = date_trunc('minute', now()),
-         window_hits = p.hits,
+         window_hits = p.hits - CASE WHEN p.source = 'too_many_in_flight' THEN 1 ELSE 0 END,
          sandbox_remaining = a.sandbox_remaining - CASE WHEN p.source = 'sandbox' THEN 1 ELSE 0 END,
          included_remaining = a.included_remaining - CASE WHEN p.source = 'included' THEN 1 ELSE 0 END,
          credits = a.credits - CASE WHEN p.source = 'credits' THEN $2::bigint ELSE 0 END,
+         in_flight = a.in_flight + CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN 1 ELSE 0 END,
          calls = a.calls + CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN 1 ELSE 0 END,
          last_used_at = CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN now() ELSE a.last_used_at END
        FROM pick p
@@ -279,17 +325,18 @@ const ADMIT_SQL = `WITH k AS (
      SELECT p.key_id, $3, $4,
             CASE p.source WHEN 'credits' THEN $2::int WHEN 'sandbox' THEN 1 WHEN 'included' THEN 1 ELSE 0 END,
             CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN p.source ELSE 'none' END,
-            CASE WHEN p.source = 'rate_limited' THEN 'rate_limited'
+            CASE WHEN p.source IN ('rate_limited', 'too_many_in_flight') THEN p.source
                  WHEN p.source IS NOT NULL THEN 'pending'
                  WHEN p.tier = 'sandbox' THEN 'sandbox_exhausted'
                  ELSE 'insufficient_credits' END,
-            CASE WHEN p.source IS NULL OR p.source = 'rate_limited' THEN now() END,
+            CASE WHEN p.source IS NULL OR p.source IN ('rate_limited', 'too_many_in_flight') THEN now() END,
             $5
        FROM pick p
+      WHERE p.source IS DISTINCT FROM 'too_many_in_flight' OR $7::boolean
      RETURNING id, source, outcome
    )
-   SELECT k.key_id, k.tier, k.tail, k.credits, k.revoked_at, k.per_minute,
-          p.hits, p.reset, r.id, r.source, r.outcome
+   SELECT k.key_id, k.tier, k.tail, k.credits, k.revoked_at, k.per_minute, k.in_flight_cap,
+          p.source AS picked, p.hits, p.reset, r.id, r.source, r.outcome
      FROM k LEFT JOIN pick p ON true LEFT JOIN rec r ON true`;
 
 /** How a reserved attempt ended. */
@@ -308,8 +355,8 @@ export interface Settlement {
 }
 
 /**
- * Finish a pending attempt: keep the reservation (charged) or give it back, in one
- * statement with the ledger update. Only a row still `pending` is finished, so a
+ * Finish a pending attempt: keep the reservation (charged) or give it back, and count
+ * the call off the key's calls in flight, in one statement with the ledger update. Only a row still `pending` is finished, so a
  * reservation is released at most once even when the sweeper races a slow request.
  * Returns false when the row was no longer pending (the sweeper released it first).
  */
@@ -341,12 +388,14 @@ export async function finishAll(
         RETURNING l.id, l.key_id, l.source, l.units, l.charged
      ), per_key AS (
        SELECT key_id,
-              sum(CASE WHEN source = 'sandbox' THEN units ELSE 0 END) AS sandbox,
-              sum(CASE WHEN source = 'included' THEN units ELSE 0 END) AS included,
-              sum(CASE WHEN source = 'credits' THEN units ELSE 0 END) AS credits
-         FROM done WHERE NOT charged GROUP BY key_id
+              count(*) AS finished,
+              sum(CASE WHEN NOT charged AND source = 'sandbox' THEN units ELSE 0 END) AS sandbox,
+              sum(CASE WHEN NOT charged AND source = 'included' THEN units ELSE 0 END) AS included,
+              sum(CASE WHEN NOT charged AND source = 'credits' THEN units ELSE 0 END) AS credits
+         FROM done GROUP BY key_id
      ), back AS (
        UPDATE api_keys k SET
+           in_flight = greatest(0, k.in_flight - p.finished),
            sandbox_remaining = k.sandbox_remaining + p.sandbox,
            included_remaining = k.included_remaining + p.included,
            credits = k.credits + p.credits

@@ -10,6 +10,11 @@ export interface TierPlan {
   readonly included: number | null;
   /** Calls per minute. */
   readonly perMinute: number;
+  /**
+   * Calls of one key in flight at once (admitted and not yet finished), on every
+   * instance together; one more is refused 429 `too_many_in_flight`.
+   */
+  readonly inFlight: number;
   readonly monthlyUsd: number;
 }
 
@@ -17,21 +22,44 @@ export interface TierPlan {
 export const ENTERPRISE_PER_MINUTE = 3000;
 
 /**
- * The tier table. `prepaid` is a live key with no subscription: it spends purchased
- * credits only, at pro's rate window (docs/decisions.md, "Live keys without a plan").
+ * The tier table, the one definition of each plan. `prepaid` is a live key with no
+ * subscription: it spends purchased credits only, at pro's rate window and pro's calls
+ * in flight (docs/decisions.md, "Plans and the meter", "Calls in flight").
  */
 export function tierPlans(
   enterprisePerMinute = ENTERPRISE_PER_MINUTE,
 ): Readonly<Record<Tier, TierPlan>> {
   return {
-    sandbox: { tier: 'sandbox', env: 'test', included: 100, perMinute: 5, monthlyUsd: 0 },
-    prepaid: { tier: 'prepaid', env: 'live', included: null, perMinute: 120, monthlyUsd: 0 },
-    pro: { tier: 'pro', env: 'live', included: 50_000, perMinute: 120, monthlyUsd: 29 },
+    sandbox: {
+      tier: 'sandbox',
+      env: 'test',
+      included: 100,
+      perMinute: 5,
+      inFlight: 2,
+      monthlyUsd: 0,
+    },
+    prepaid: {
+      tier: 'prepaid',
+      env: 'live',
+      included: null,
+      perMinute: 120,
+      inFlight: 10,
+      monthlyUsd: 0,
+    },
+    pro: {
+      tier: 'pro',
+      env: 'live',
+      included: 50_000,
+      perMinute: 120,
+      inFlight: 10,
+      monthlyUsd: 29,
+    },
     business: {
       tier: 'business',
       env: 'live',
       included: 1_000_000,
       perMinute: 600,
+      inFlight: 25,
       monthlyUsd: 199,
     },
     enterprise: {
@@ -39,6 +67,7 @@ export function tierPlans(
       env: 'live',
       included: null,
       perMinute: enterprisePerMinute,
+      inFlight: 100,
       monthlyUsd: 1500,
     },
   };

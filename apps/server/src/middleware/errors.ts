@@ -1,4 +1,4 @@
-import { StorefrontError } from '@storefront/core';
+import { isAnswerCode, StorefrontError } from '@storefront/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type ErrorBody, errorStatus } from '../http/error-status.js';
@@ -19,8 +19,8 @@ export function notFound(): RequestHandler {
 
 /**
  * The one terminal error handler: a {@link StorefrontError} becomes
- * `{ok:false, error, message, details?}` with its status; a malformed request body
- * becomes 400 `invalid_params`; anything else is logged with the request id and
+ * `{ok:false, error, message, details?}` with its code's status from `ERROR_STATUS`; a
+ * malformed, oversized or non-UTF-8 request body becomes 400 `invalid_params`; anything else is logged with the request id and
  * answered 500 `internal_error`. No stack trace ever reaches the client.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -33,8 +33,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     let status: number;
     let body: ErrorBody;
 
-    if (error instanceof StorefrontError) {
-      status = error.status ?? errorStatus(error.code);
+    if (error instanceof StorefrontError && isAnswerCode(error.code)) {
+      status = errorStatus(error.code);
       body = {
         ok: false,
         error: error.code,
@@ -42,7 +42,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         ...(error.details ? { details: error.details } : {}),
       };
     } else if (isBodyParserError(error)) {
-      status = error.status;
+      // One status per code: a body that is too large or in another charset is a bad
+      // parameter like any other (400), not the parser's 413 or 415.
+      status = errorStatus('invalid_params');
       body = { ok: false, error: 'invalid_params', message: bodyMessage(error) };
     } else {
       status = 500;

@@ -103,6 +103,11 @@ export interface RouteEntry<P = unknown> {
   readonly response: JsonSchema;
   /** Whether the spec forbids fields beyond its list (tests hold every answer to it). */
   readonly closedResponse: boolean;
+  /**
+   * When the route answers 404 `not_found`: what a parameter can name that the fetched
+   * content may lack (table, validate). Absent on routes that never do.
+   */
+  readonly notFound?: string;
   /** Checks beyond the schema (URL shape, cross-parameter rules) giving typed params. */
   check(query: Readonly<Record<string, string>>): Checked<P>;
   /** The price point these params select (DESIGN §4, `/buy/fetch` tiers). */

@@ -1,6 +1,6 @@
 import { finished } from 'node:stream';
 import type { Attestation } from '@storefront/attest';
-import { StorefrontError } from '@storefront/core';
+import { httpStatusOf, isAnswerCode, isErrorCode, StorefrontError } from '@storefront/core';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { EarlyStart } from '../http/early-start.js';
@@ -30,6 +30,12 @@ export function isCharged(route: RouteEntry<never>, outcome: WorkOutcome): boole
   return route.chargeRule === 'per-attempt';
 }
 
+/** Admissions a call refused for its calls in flight makes while its key's commits land. */
+const ADMIT_TRIES = 3;
+
+/** `Retry-After` of a call refused for the key's calls in flight (s). */
+const IN_FLIGHT_RETRY_SECONDS = 1;
+
 /** The ledger's `error` for a call whose caller left before its answer was written. */
 const CLIENT_CLOSED = 'client_closed';
 
@@ -55,6 +61,8 @@ export function buyRoutes(deps: AppDeps): Router {
   const terms = termsOf(deps);
   const base = deps.config.publicBaseUrl;
   const earlyStart = new EarlyStart(deps.earlyStart);
+  /** Key hash → the commits of its calls answered here and not yet written. */
+  const settling = new Map<string, Set<Promise<void>>>();
 
   /**
    * Start the work of one call of `route`. Early work (`early`) first lets the
@@ -129,14 +137,29 @@ export function buyRoutes(deps: AppDeps): Router {
     //    reaches the caller before the reservation.
     const keyHash = hashKey(bearer.key);
     const trusted = earlyStart.begin(keyHash);
-    const admitting = admit(deps.db, {
-      keyHash,
-      route: route.name,
-      price: price.amount,
-      credits: creditsFor(price.amount),
-      requestId: (res.locals.requestId as string | undefined) ?? null,
-      plans,
-    });
+    const admitOnce = (recordBusy: boolean) =>
+      admit(deps.db, {
+        keyHash,
+        route: route.name,
+        price: price.amount,
+        credits: creditsFor(price.amount),
+        requestId: (res.locals.requestId as string | undefined) ?? null,
+        plans,
+        recordBusy,
+      });
+    // Calls of this key answered here and still being committed count in flight until
+    // their commit lands. Refused for its calls in flight while some are, the call waits
+    // for them and asks again (unrecorded until the last try), so a caller that sends
+    // its next call as soon as an answer arrives is not refused for a call that ended.
+    const admitting = (async () => {
+      for (let tries = 1; ; tries++) {
+        const committing = settling.get(keyHash);
+        const last = committing === undefined || tries === ADMIT_TRIES;
+        const admission = await admitOnce(last);
+        if (admission.kind !== 'too_many_in_flight' || last) return admission;
+        await Promise.all(committing);
+      }
+    })();
     const early = trusted === null ? null : work(route, params, trusted.metered, true);
     /** The work whose answer this call will give, once the admission has chosen it. */
     let current: Work | null = null;
@@ -187,6 +210,14 @@ export function buyRoutes(deps: AppDeps): Router {
         `The ${key.tier} plan allows ${window.limit} calls per minute; retry in ${window.resetSeconds} s`,
       );
     }
+    if (admission.kind === 'too_many_in_flight') {
+      // A call in flight ends within the fetch deadline plus the product's; most sooner.
+      res.setHeader('Retry-After', String(IN_FLIGHT_RETRY_SECONDS));
+      throw new StorefrontError(
+        'too_many_in_flight',
+        `The ${key.tier} plan allows ${admission.inFlight} calls in flight at once; retry in ${IN_FLIGHT_RETRY_SECONDS} s`,
+      );
+    }
     if (admission.kind !== 'reserved') {
       paymentRequired(admission.kind, refusalMessage(admission.kind, key, price));
       return;
@@ -222,14 +253,18 @@ export function buyRoutes(deps: AppDeps): Router {
     }
     const { outcome, attestation } = done;
 
-    if (outcome.kind === 'undeliverable') {
+    // An undeliverable result (503 before charging), or a failure whose code has a
+    // status of its own (`not_found` 404, `page_too_complex` 503): answered with that
+    // status and never charged, on every route alike.
+    const refused = refusedStatus(outcome);
+    if (refused !== null) {
       await release({
         outcome: 'undeliverable',
         error: outcome.error,
         upstreamStatus: outcome.upstreamStatus,
         receiptNonce: null,
       });
-      sendJson(res, 503, outcome.body);
+      sendJson(res, refused, outcome.body);
       return;
     }
 
@@ -258,10 +293,27 @@ export function buyRoutes(deps: AppDeps): Router {
     }
     const credits = reservation.source === 'credits' ? creditsFor(price.amount) : 0;
     res.setHeader('Storefront-Charge', `${reservation.source};credits=${credits}`);
+    // From here until its commit is written the call still counts in flight; the next
+    // call of the key can arrive before `finished` reports the answer written.
+    let committed: () => void = () => {};
+    const written = new Promise<void>((resolve) => {
+      committed = resolve;
+    });
+    let committing = settling.get(keyHash);
+    if (committing === undefined) {
+      committing = new Set();
+      settling.set(keyHash, committing);
+    }
+    const mine = committing;
+    mine.add(written);
+    void written.then(() => {
+      mine.delete(written);
+      if (mine.size === 0 && settling.get(keyHash) === mine) settling.delete(keyHash);
+    });
     sendJson(res, 200, body);
     const stopWatching = finished(res, (failure) => {
       stopWatching();
-      deps.settlements.settle(
+      const settled = deps.settlements.settle(
         reservation.ledgerId,
         failure
           ? {
@@ -273,9 +325,26 @@ export function buyRoutes(deps: AppDeps): Router {
             }
           : { charged: true, outcome: 'delivered', error, upstreamStatus, receiptNonce },
       );
+      void settled.then(committed);
     });
   });
   return router;
+}
+
+/**
+ * The HTTP status of an outcome that is answered without charging, by the one table
+ * (`ERROR_STATUS`): an undeliverable result gets its code's status on a before-charging
+ * route (503 for upstream and product codes); an `ok:false` result whose code is not a
+ * result code (`not_found`) gets that code's status whatever the route. Null for a
+ * result answered 200.
+ */
+export function refusedStatus(outcome: WorkOutcome): number | null {
+  const code = outcome.error;
+  if (outcome.kind === 'undeliverable') {
+    return isErrorCode(code) ? httpStatusOf(code, true) : 503;
+  }
+  if (outcome.ok || code === null || !isErrorCode(code) || !isAnswerCode(code)) return null;
+  return httpStatusOf(code, false);
 }
 
 /**

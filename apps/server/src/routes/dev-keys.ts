@@ -69,7 +69,7 @@ export function devKeyRoutes(deps: AppDeps): Router {
         catalog: `${base}/catalog`,
         ...(env === 'test'
           ? {
-              sandbox: `${plans.sandbox.included} calls in all, ${plans.sandbox.perMinute} per minute`,
+              sandbox: `${plans.sandbox.included} calls in all, ${plans.sandbox.perMinute} per minute, ${plans.sandbox.inFlight} in flight at once`,
             }
           : { credits: 'none yet: a live key spends prepaid credits; fund it before calling' }),
       },

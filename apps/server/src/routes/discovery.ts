@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@storefront/core';
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode, httpStatusOf } from '@storefront/core';
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { creditsFor, tierPlans } from '../metering/tiers.js';
@@ -40,6 +40,39 @@ function pricesOf(route: RouteEntry<never>) {
   }));
 }
 
+/**
+ * What `status` means in the published error table (`/catalog` `errors`, the core
+ * README): docs/decisions.md, "One HTTP status per error code".
+ */
+export const ERROR_STATUS_RULE =
+  'A number is the HTTP status of every answer carrying the code, on every route; such an answer is never charged. `result` marks an upstream or product failure reported inside a result ({ok:false, error}): its status is the route’s `failureStatus`, 200 where the route delivers failures (charged or not by its rule) and 503 where it answers an undeliverable result before charging.';
+
+/** The HTTP status of a route's `ok:false` results carrying a result code. */
+function failureStatus(route: RouteEntry<never>): 200 | 503 {
+  return route.chargeRule === 'before-charging' ? 503 : 200;
+}
+
+/** The codes a paid route can answer with HTTP `status`, by the one table. */
+export function codesAnswered(route: RouteEntry<never>, status: number): ErrorCode[] {
+  const beforeCharging = route.chargeRule === 'before-charging';
+  return ERROR_CATALOGUE.filter((entry) => {
+    if (entry.origin === 'upstream' || entry.origin === 'product') {
+      return httpStatusOf(entry.code, beforeCharging) === status;
+    }
+    if (httpStatusOf(entry.code, beforeCharging) !== status) return false;
+    switch (entry.code) {
+      case 'not_found':
+        return route.notFound !== undefined;
+      case 'page_too_complex':
+        return route.compute !== undefined;
+      case 'method_not_allowed':
+        return false; // answered to other methods, never to GET
+      default:
+        return true;
+    }
+  }).map((entry) => entry.code);
+}
+
 /** One catalog row, generated from the registry entry. */
 function catalogRoute(route: RouteEntry<never>, base: string) {
   const properties = (route.params.properties ?? {}) as Record<string, unknown>;
@@ -56,11 +89,13 @@ function catalogRoute(route: RouteEntry<never>, base: string) {
     ...(route.name === 'fetch'
       ? {
           tierSelection:
-            '`extract` present: pro; else `format=markdown` or `links=1`: plus; else fetch.',
+            '`extract` naming fields (a structured record): pro; else `format=markdown` or `links=1`: plus; else fetch, which includes `extract=1` (description and word count).',
         }
       : {}),
     chargeRule: route.chargeRule,
     charging: CHARGE_RULES[route.chargeRule],
+    failureStatus: failureStatus(route),
+    ...(route.notFound === undefined ? {} : { notFound: route.notFound }),
     output: route.response,
   };
 }
@@ -89,6 +124,7 @@ export function discovery(deps: AppDeps) {
     monthlyUsd: plan.monthlyUsd,
     included: plan.included,
     perMinute: plan.perMinute,
+    inFlight: plan.inFlight,
   }));
 
   const catalog = {
@@ -109,6 +145,15 @@ export function discovery(deps: AppDeps) {
       rule: 'A call costs its catalog price in credits, minimum 1.',
     },
     tiers,
+    methods:
+      'Paid routes answer GET only; any other method (HEAD included) is answered 405 method_not_allowed with Allow: GET, before payment, admission or work.',
+    errorStatus: ERROR_STATUS_RULE,
+    errors: ERROR_CATALOGUE.map((entry) => ({
+      code: entry.code,
+      origin: entry.origin,
+      status: entry.status,
+      meaning: entry.meaning,
+    })),
   };
 
   const manifest = {
@@ -234,9 +279,74 @@ const PAYMENT_REQUIRED = {
   },
 };
 
-function jsonResponse(description: string, schema: unknown) {
-  return { description, content: { 'application/json': { schema } } };
+function jsonResponse(description: string, schema: unknown, headers?: Record<string, unknown>) {
+  return {
+    description,
+    ...(headers === undefined ? {} : { headers }),
+    content: { 'application/json': { schema } },
+  };
 }
+
+/** The error body with `error` narrowed to the codes an answer can carry. */
+function errorOf(codes: readonly ErrorCode[]) {
+  return {
+    allOf: [
+      { $ref: '#/components/schemas/Error' },
+      { type: 'object', properties: { error: { enum: [...codes] } } },
+    ],
+  };
+}
+
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+};
+
+/** What each error status of a paid route means; the codes come from the one table. */
+const ERROR_ANSWERS: readonly (readonly [number, string])[] = [
+  [400, 'Invalid parameters; nothing is asked or charged.'],
+  [401, 'Malformed, unknown or revoked API key.'],
+  [404, 'The content a parameter names does not exist in the fetched page; not charged.'],
+  [
+    429,
+    'Rate limit of the key’s plan (rate_limited: calls per minute; too_many_in_flight: calls at once); see Retry-After and RateLimit-* headers. Nothing is charged.',
+  ],
+  [500, 'A fault of the service; nothing is charged.'],
+];
+
+/** The responses of one paid operation, every error status with the codes it carries. */
+function paidResponses(route: RouteEntry<never>) {
+  const responses: Record<string, unknown> = {
+    '200': jsonResponse(
+      failureStatus(route) === 200
+        ? `The result, with a signed receipt when ok is true. An ok:false result carries one of: ${codesAnswered(route, 200).join(', ')}.`
+        : 'The result, with a signed receipt.',
+      route.response,
+    ),
+  };
+  for (const [status, description] of ERROR_ANSWERS) {
+    const codes = codesAnswered(route, status);
+    if (codes.length === 0) continue;
+    const text = status === 404 && route.notFound !== undefined ? route.notFound : description;
+    responses[String(status)] = jsonResponse(
+      text,
+      errorOf(codes),
+      status === 429 ? RETRY_AFTER : undefined,
+    );
+  }
+  responses['402'] = jsonResponse(
+    'Payment required: x402 v1 terms (also for a used-up sandbox or a key without credits).',
+    { $ref: '#/components/schemas/PaymentRequired' },
+  );
+  const unavailableCodes = codesAnswered(route, 503);
+  if (unavailableCodes.length > 0) {
+    responses['503'] = jsonResponse(unavailable(route), errorOf(unavailableCodes));
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** What a paid path answers to methods other than GET. */
+const METHODS_RULE =
+  'Only GET: any other method on this path (HEAD, POST, PUT, PATCH, DELETE, OPTIONS that is not a CORS preflight) is answered 405 method_not_allowed with `Allow: GET`, before payment, admission or work.';
 
 /** OpenAPI 3.1 of the paid routes and the key routes, from the registry. */
 function openApi(deps: AppDeps, payment: Record<string, unknown>) {
@@ -246,6 +356,8 @@ function openApi(deps: AppDeps, payment: Record<string, unknown>) {
     const required = (route.params.required ?? []) as string[];
     const cheapest = route.prices[0];
     paths[route.path] = {
+      description: METHODS_RULE,
+      'x-other-methods': { $ref: '#/components/responses/MethodNotAllowed' },
       get: {
         operationId: route.name,
         summary: route.title,
@@ -259,34 +371,7 @@ function openApi(deps: AppDeps, payment: Record<string, unknown>) {
           ...(schema.description ? { description: schema.description } : {}),
           schema,
         })),
-        responses: {
-          '200': jsonResponse('The result, with a signed receipt when ok is true.', route.response),
-          '400': jsonResponse('Invalid parameters; nothing is asked or charged.', {
-            $ref: '#/components/schemas/Error',
-          }),
-          '401': jsonResponse('Malformed, unknown or revoked API key.', {
-            $ref: '#/components/schemas/Error',
-          }),
-          '402': jsonResponse(
-            'Payment required: x402 v1 terms (also for a used-up sandbox or a key without credits).',
-            {
-              $ref: '#/components/schemas/PaymentRequired',
-            },
-          ),
-          '429': jsonResponse(
-            'Rate limit of the key’s plan; see Retry-After and RateLimit-* headers.',
-            {
-              $ref: '#/components/schemas/Error',
-            },
-          ),
-          ...(route.chargeRule === 'before-charging' || route.compute !== undefined
-            ? {
-                '503': jsonResponse(unavailable(route), {
-                  $ref: '#/components/schemas/Error',
-                }),
-              }
-            : {}),
-        },
+        responses: paidResponses(route),
         'x-payment-info': {
           ...payment,
           pricingMode: 'fixed',
@@ -352,6 +437,11 @@ function openApi(deps: AppDeps, payment: Record<string, unknown>) {
         },
       },
       schemas: { Error: ERROR_BODY, PaymentRequired: PAYMENT_REQUIRED },
+      responses: {
+        MethodNotAllowed: jsonResponse(METHODS_RULE, errorOf(['method_not_allowed']), {
+          Allow: { description: 'Always `GET`.', schema: { const: 'GET' } },
+        }),
+      },
     },
   };
 }
@@ -363,7 +453,6 @@ export function discoveryRoutes(deps: AppDeps): Router {
   const serve = (path: string, body: unknown) =>
     router.get(path, (_req, res) => {
       res.setHeader('Cache-Control', 'public, max-age=300');
-      res.setHeader('Access-Control-Allow-Origin', '*');
       res.json(body);
     });
   serve('/catalog', docs.catalog);

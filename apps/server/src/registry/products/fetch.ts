@@ -22,6 +22,8 @@ interface FetchParams {
   readonly format: 'text' | 'markdown';
   readonly links: boolean;
   readonly extract: string | undefined;
+  /** Whether `extract` names fields (a typed record), rather than `1` or nothing. */
+  readonly record: boolean;
 }
 
 /** The three price points of `/buy/fetch` (spec "Price tiers"). */
@@ -102,11 +104,17 @@ export const fetchRoute: RouteEntry<FetchParams> = {
         format: query.format === 'markdown' ? 'markdown' : 'text',
         links: query.links === '1',
         extract: extract.ok && extract.mode !== 'none' ? query.extract : undefined,
+        record: extract.ok && extract.mode === 'fields',
       }),
     );
   },
+  /**
+   * Priced by what the answer carries (DESIGN §4): a structured-extract record (`extract`
+   * naming fields) is pro; markdown or the link graph is plus; anything else is fetch,
+   * which includes `extract=1` (description and word count only).
+   */
   priceFor(params) {
-    if (params.extract !== undefined) return PRICES[2] as PriceTier;
+    if (params.record) return PRICES[2] as PriceTier;
     if (params.format === 'markdown' || params.links) return PRICES[1] as PriceTier;
     return PRICES[0] as PriceTier;
   },
