@@ -1,3 +1,4 @@
+export { CUT_MARK, capString, markCut } from './cap.js';
 export { canonicalize, type JsonValue } from './canonical-json.js';
 export {
   type ContentType,

@@ -16,15 +16,18 @@ import {
 describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(core).sort()).toStrictEqual([
+      'CUT_MARK',
       'ERROR_CATALOGUE',
       'ERROR_CODES',
       'StorefrontError',
       'canonicalize',
+      'capString',
       'decodeBytes',
       'fail',
       'isErrorCode',
       'isSha256Hex',
       'joinRows',
+      'markCut',
       'ok',
       'parseContentType',
       'readOptions',
