@@ -39,9 +39,12 @@ describe('capString', () => {
     expect(() => capString('a', 1.5)).toThrow(StorefrontError);
   });
 
-  test.prop([wellFormed, cap])('never produces a lone surrogate from well-formed text', (value, max) => {
-    expect(capString(value, max).isWellFormed()).toBe(true);
-  });
+  test.prop([wellFormed, cap])(
+    'never produces a lone surrogate from well-formed text',
+    (value, max) => {
+      expect(capString(value, max).isWellFormed()).toBe(true);
+    },
+  );
 
   test.prop([anyString, cap])('adds no lone surrogate the input did not have', (value, max) => {
     expect(loneSurrogates(capString(value, max))).toBeLessThanOrEqual(loneSurrogates(value));
