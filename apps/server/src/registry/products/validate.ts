@@ -68,6 +68,8 @@ export const validateRoute = documentRoute<ValidateParams, unknown>({
       schemaForm: { enum: ['compact', 'json-schema', 'shorthand'] },
       pointer: STRING,
       validatedType: STRING,
+      // Present only when a value was cut at its cap (README of @storefront/validate).
+      truncatedFields: { const: true },
     },
   },
   check(query) {
