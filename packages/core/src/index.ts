@@ -1,4 +1,5 @@
 export { canonicalize, type JsonValue } from './canonical-json.js';
+export { CUT_MARK, capString, markCut } from './cap.js';
 export {
   type ContentType,
   type DecodedText,

@@ -19,11 +19,13 @@ import {
 describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(core).sort()).toStrictEqual([
+      'CUT_MARK',
       'ERROR_CATALOGUE',
       'ERROR_CODES',
       'ERROR_STATUS',
       'StorefrontError',
       'canonicalize',
+      'capString',
       'decodeBytes',
       'fail',
       'httpStatusOf',
@@ -31,6 +33,7 @@ describe('public API', () => {
       'isErrorCode',
       'isSha256Hex',
       'joinRows',
+      'markCut',
       'ok',
       'parseContentType',
       'readOptions',

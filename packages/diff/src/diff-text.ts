@@ -1,4 +1,5 @@
 import {
+  capString,
   decodeBytes,
   fail,
   joinRows,
@@ -9,7 +10,12 @@ import {
 } from '@storefront/core';
 import { hashMatchesText, prevHashProblem, prevTextProblem } from './check-params.js';
 import { formatHunks } from './hunks.js';
-import { DIFF_CLAIM_VERSION, DIFF_CONTEXT_LINES, DIFF_MAX_HUNK_LINES } from './limits.js';
+import {
+  DIFF_CLAIM_VERSION,
+  DIFF_CONTEXT_LINES,
+  DIFF_MAX_HUNK_LINE_CHARS,
+  DIFF_MAX_HUNK_LINES,
+} from './limits.js';
 import { internLines, normalizeText, splitLines } from './lines.js';
 import { DELETE, editScript, INSERT } from './myers.js';
 import type { DiffData, DiffInput, DiffLines, DiffOptions } from './types.js';
@@ -141,7 +147,13 @@ export function lineDiff(
     else if (op === DELETE) removed++;
   }
   const hunks = formatHunks(ops, old, now, context, DIFF_MAX_HUNK_LINES);
-  return { added, removed, hunks: hunks.lines, truncated: hunks.truncated };
+  let cut = false;
+  const lines = hunks.lines.map((line) => {
+    const capped = capString(line, DIFF_MAX_HUNK_LINE_CHARS);
+    if (capped !== line) cut = true;
+    return capped;
+  });
+  return { added, removed, hunks: lines, truncated: hunks.truncated || cut };
 }
 
 function contextFrom(options: Readonly<DiffOptions>): number {

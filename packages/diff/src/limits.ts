@@ -10,6 +10,13 @@ export const DIFF_MAX_PREV_HASH_CHARS = 66;
 /** The most strings in `diff.hunks`, headers and markers included (DESIGN §7). */
 export const DIFF_MAX_HUNK_LINES = 400;
 
+/**
+ * The longest string in `diff.hunks` (4,096 characters, UTF-16 code units, the `+`, `-` or
+ * space prefix included): a longer line keeps its start and ends with `…` (`capString` of
+ * @storefront/core), and `diff.truncated` is true, since the hunks no longer apply as a patch.
+ */
+export const DIFF_MAX_HUNK_LINE_CHARS = 4096;
+
 /** Unchanged lines shown around each change by default. */
 export const DIFF_CONTEXT_LINES = 3;
 

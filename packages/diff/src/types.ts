@@ -27,9 +27,12 @@ export interface DiffLines {
   readonly added: number;
   /** Lines only in the previous text. */
   readonly removed: number;
-  /** Unified-diff lines (`@@ … @@` headers, then ` `, `-`, `+` lines), at most {@link DIFF_MAX_HUNK_LINES}. */
+  /**
+   * Unified-diff lines (`@@ … @@` headers, then ` `, `-`, `+` lines), at most
+   * {@link DIFF_MAX_HUNK_LINES}, each at most {@link DIFF_MAX_HUNK_LINE_CHARS} characters.
+   */
   readonly hunks: readonly string[];
-  /** True when `hunks` stops before the end of the diff. */
+  /** True when `hunks` stops before the end of the diff, or a line was cut (it ends with `…`). */
   readonly truncated: boolean;
 }
 

@@ -24,6 +24,7 @@ describe('public API', () => {
       'DIFF_CONTEXT_LINES',
       'DIFF_MAX_EDIT_DISTANCE',
       'DIFF_MAX_HUNK_LINES',
+      'DIFF_MAX_HUNK_LINE_CHARS',
       'DIFF_MAX_PREV_HASH_CHARS',
       'DIFF_MAX_PREV_TEXT_CHARS',
       'DIFF_MAX_WORK',

@@ -1,5 +1,6 @@
 import {
   canonicalize,
+  capString,
   type FetchedDocument,
   fail,
   ok,
@@ -17,6 +18,12 @@ import type {
   ExtractFormat,
   ExtractOptions,
 } from './types.js';
+
+/**
+ * The longest `title` (1,000 characters, UTF-16 code units); a longer one keeps its start
+ * and ends with `…` (`capString` of @storefront/core).
+ */
+export const EXTRACT_MAX_TITLE_CHARS = 1000;
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['schema', 'format']);
 
@@ -61,7 +68,8 @@ export function extract(
     extract: record,
     schema,
     coerced,
-    title: page.title?.toWellFormed() ?? null,
+    title:
+      page.title === null ? null : capString(page.title.toWellFormed(), EXTRACT_MAX_TITLE_CHARS),
     text: pageText,
     format,
   };

@@ -1,5 +1,5 @@
 export { NUMBER_MAX_CHARS, parseNumber } from './coerce.js';
-export { extract } from './extract.js';
+export { EXTRACT_MAX_TITLE_CHARS, extract } from './extract.js';
 export { LOOKUP_MAX_BRANCH } from './lookup.js';
 export { MICRODATA_MAX_VALUES } from './microdata.js';
 export {
@@ -9,7 +9,7 @@ export {
   EXTRACT_SCHEMA_MAX_CHARS,
   parseExtractSchema,
 } from './parse-schema.js';
-export { resolveFields } from './resolve-fields.js';
+export { EXTRACT_MAX_VALUE_CHARS, resolveFields } from './resolve-fields.js';
 export type {
   ExtractData,
   ExtractErrorCode,

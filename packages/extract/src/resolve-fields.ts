@@ -1,4 +1,4 @@
-import { StorefrontError } from '@storefront/core';
+import { capString, StorefrontError } from '@storefront/core';
 import type { HtmlPage } from '@storefront/html';
 import { type Coerced, coerce } from './coerce.js';
 import { scalarOf } from './lookup.js';
@@ -8,11 +8,19 @@ import { PageSources } from './sources.js';
 import type { ExtractField, ExtractFieldType, ExtractValue, ResolvedFields } from './types.js';
 
 /**
+ * The longest string value of a typed record (10,000 characters, UTF-16 code units); a
+ * longer one keeps its start and ends with `…` (`capString` of @storefront/core). Numbers
+ * are never read from strings this long.
+ */
+export const EXTRACT_MAX_VALUE_CHARS = 10_000;
+
+/**
  * Resolve typed fields from a parsed page, metascraper style: each field has an ordered
  * list of small rules (JSON-LD, then OpenGraph, then meta, then microdata, then the
  * field's fallbacks); the first value that is valid for the declared type wins, and a
  * field no rule satisfies is null. Shared by `/buy/extract` and `/buy/fetch?extract=…`.
- * A repeated field name is resolved once, with its first type.
+ * A repeated field name is resolved once, with its first type. String values are capped at
+ * {@link EXTRACT_MAX_VALUE_CHARS}.
  *
  * @example
  *   const loaded = loadHtml(doc);
@@ -27,7 +35,11 @@ export function resolveFields(page: HtmlPage, fields: readonly ExtractField[]): 
     checkField(field);
     if (values.has(field.name)) continue;
     const found = resolveField(fieldSpec(field.name), field.type, sources);
-    values.set(field.name, found === null ? null : found.value);
+    const value = found === null ? null : found.value;
+    values.set(
+      field.name,
+      typeof value === 'string' ? capString(value, EXTRACT_MAX_VALUE_CHARS) : value,
+    );
     if (found?.cast === true) coerced.push(field.name);
   }
   const names = [...values.keys()].sort();

@@ -56,6 +56,8 @@ describe('public API', () => {
       'EXTRACT_FIELD_NAME_MAX_CHARS',
       'EXTRACT_FIELD_TYPES',
       'EXTRACT_MAX_FIELDS',
+      'EXTRACT_MAX_TITLE_CHARS',
+      'EXTRACT_MAX_VALUE_CHARS',
       'EXTRACT_SCHEMA_MAX_CHARS',
       'LOOKUP_MAX_BRANCH',
       'MICRODATA_MAX_VALUES',
@@ -76,6 +78,8 @@ describe('public API', () => {
     expect(api.LOOKUP_MAX_BRANCH).toBe(16);
     expect(api.MICRODATA_MAX_VALUES).toBe(10_000);
     expect(NUMBER_MAX_CHARS).toBe(256);
+    expect(api.EXTRACT_MAX_TITLE_CHARS).toBe(1000);
+    expect(api.EXTRACT_MAX_VALUE_CHARS).toBe(10_000);
   });
 
   it('lists the well-known fields with their rules', () => {

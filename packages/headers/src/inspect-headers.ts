@@ -1,5 +1,6 @@
 import {
   canonicalize,
+  capString,
   type FetchedDocument,
   fail,
   ok,
@@ -9,6 +10,7 @@ import {
 import { type CheckContext, RULES } from './checks.js';
 import { parseCspList } from './csp.js';
 import { headerValue, normalizeHeaders } from './header-map.js';
+import { HEADERS_MAX_NOTE_CHARS, HEADERS_MAX_VALUE_CHARS } from './limits.js';
 import { gradeFor, HEADERS_RUBRIC, HEADERS_RUBRIC_CHECKS } from './rubric.js';
 import type { HeadersCheck, HeadersData, HeadersFinding } from './types.js';
 
@@ -45,6 +47,12 @@ export function inspectHeaders(doc: FetchedDocument): ProductResult<HeadersData>
   let score = 0;
   let maxScore = 0;
   let passed = 0;
+  let cut = false;
+  const cap = (text: string, max: number): string => {
+    const capped = capString(text, max);
+    if (capped !== text) cut = true;
+    return capped;
+  };
   for (const row of HEADERS_RUBRIC_CHECKS) {
     const rule = RULES[row.id];
     if (rule === undefined)
@@ -56,19 +64,24 @@ export function inspectHeaders(doc: FetchedDocument): ProductResult<HeadersData>
       present: verdict.present,
       pass: verdict.pass,
       weight: row.weight,
-      value: verdict.value,
-      note: verdict.note,
+      value: verdict.value === null ? null : cap(verdict.value, HEADERS_MAX_VALUE_CHARS),
+      note: cap(verdict.note, HEADERS_MAX_NOTE_CHARS),
     });
     maxScore += row.weight;
     if (verdict.pass) {
       score += row.weight;
       passed++;
     } else {
-      findings.push({ header: row.header, severity: row.severity, remediate: verdict.remediate });
+      findings.push({
+        header: row.header,
+        severity: row.severity,
+        remediate: cap(verdict.remediate, HEADERS_MAX_NOTE_CHARS),
+      });
     }
   }
   const percentage = maxScore === 0 ? 0 : Math.floor((score * 100) / maxScore);
-  const data: HeadersData = {
+  const banner = headerValue(headers, 'server');
+  const data: { -readonly [K in keyof HeadersData]: HeadersData[K] } = {
     grade: gradeFor(percentage),
     score,
     maxScore,
@@ -77,9 +90,11 @@ export function inspectHeaders(doc: FetchedDocument): ProductResult<HeadersData>
     failed: checks.length - passed,
     checks,
     findings,
-    serverBanner: headerValue(headers, 'server'),
+    serverBanner: banner === null ? null : cap(banner, HEADERS_MAX_VALUE_CHARS),
     rubric: HEADERS_RUBRIC,
   };
+  // Only when a value was cut, so results of ordinary responses keep their shape.
+  if (cut) data.truncatedFields = true;
   return ok(canonicalize(data), data);
 }
 

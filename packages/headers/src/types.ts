@@ -53,6 +53,11 @@ export interface HeadersData {
   readonly serverBanner: string | null;
   /** The rubric version, {@link HEADERS_RUBRIC}. */
   readonly rubric: string;
+  /**
+   * Present, and true, only when a `value`, `note`, `remediate` or `serverBanner` was cut at
+   * its cap (`HEADERS_MAX_VALUE_CHARS`, `HEADERS_MAX_NOTE_CHARS`): it then ends with `…`.
+   */
+  readonly truncatedFields?: true;
 }
 
 /** The failures {@link inspectHeaders} can report. */

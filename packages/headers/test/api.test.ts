@@ -26,6 +26,8 @@ describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toStrictEqual([
       'HEADERS_GRADE_CUTOFFS',
+      'HEADERS_MAX_NOTE_CHARS',
+      'HEADERS_MAX_VALUE_CHARS',
       'HEADERS_RUBRIC',
       'HEADERS_RUBRIC_CHECKS',
       'inspectHeaders',

@@ -1,3 +1,4 @@
+import { markCut } from '@storefront/core';
 import { MAX_LINK_TEXT_CHARS } from './limits.js';
 
 /** Runs of HTML whitespace plus U+00A0 (a `&nbsp;` is layout, not text, in an anchor). */
@@ -10,10 +11,16 @@ const SPACE_RUN = /[\t\n\f\r \u00a0]+/g;
  */
 export class TextAccumulator {
   #value = '';
+  /** True once text was left out because the accumulator was full. */
+  #cut = false;
 
   /** Add raw text: whitespace runs become one space. */
   add(raw: string): void {
-    if (this.#value.length > MAX_LINK_TEXT_CHARS || raw === '') return;
+    if (raw === '') return;
+    if (this.#value.length > MAX_LINK_TEXT_CHARS) {
+      this.#cut ||= raw.replace(SPACE_RUN, '') !== '';
+      return;
+    }
     this.#push(raw.replace(SPACE_RUN, ' '));
   }
 
@@ -24,20 +31,24 @@ export class TextAccumulator {
 
   /** Add text that another accumulator already collapsed. */
   addCollapsed(other: TextAccumulator): void {
-    if (this.#value.length > MAX_LINK_TEXT_CHARS) return;
+    this.#cut ||= other.#cut;
+    if (this.#value.length > MAX_LINK_TEXT_CHARS) {
+      this.#cut ||= /[^ ]/.test(other.#value);
+      return;
+    }
     this.#push(other.#value);
   }
 
-  /** The final text: trimmed and cut to {@link MAX_LINK_TEXT_CHARS} without splitting a surrogate pair. */
+  /**
+   * The final text, trimmed. Text longer than {@link MAX_LINK_TEXT_CHARS} keeps its start,
+   * cut on a code point boundary, and ends with `…` (`markCut` of @storefront/core).
+   */
   finish(): string {
     let value = this.#value;
-    if (value.length > MAX_LINK_TEXT_CHARS) {
-      let end = MAX_LINK_TEXT_CHARS;
-      const code = value.charCodeAt(end - 1);
-      if (code >= 0xd800 && code <= 0xdbff) end--;
-      value = value.slice(0, end);
-    }
-    return value.endsWith(' ') ? value.slice(0, -1) : value;
+    if (value.endsWith(' ')) value = value.slice(0, -1);
+    return this.#cut || value.length > MAX_LINK_TEXT_CHARS
+      ? markCut(value, MAX_LINK_TEXT_CHARS)
+      : value;
   }
 
   #push(collapsed: string): void {
@@ -47,7 +58,13 @@ export class TextAccumulator {
     }
     if (piece === '') return;
     const room = MAX_LINK_TEXT_CHARS + 1 - this.#value.length;
-    this.#value += piece.length > room ? piece.slice(0, room) : piece;
+    if (piece.length > room) {
+      // What is left out counts as a cut only when it holds more than a space.
+      if (/[^ ]/.test(piece.slice(room))) this.#cut = true;
+      this.#value += piece.slice(0, room);
+    } else {
+      this.#value += piece;
+    }
   }
 }
 

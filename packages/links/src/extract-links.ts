@@ -9,6 +9,7 @@ import {
 } from '@storefront/core';
 import { loadHtml } from '@storefront/html';
 import { collectLinks } from './collect-links.js';
+import { MAX_LINKS_TOTAL_CHARS } from './limits.js';
 import { pageKey } from './link-target.js';
 import type { Link, LinksData, LinksOptions, OriginCount } from './types.js';
 
@@ -40,12 +41,19 @@ export function extractLinks(
 
   const entries = collectLinks(loaded.page.document, loaded.page.baseUrl, page.url);
 
-  const links: Link[] = entries.map((entry) => ({
-    url: entry.target.url,
-    text: entry.text !== '' ? entry.text : entry.fallback,
-    origin: entry.target.origin,
-    internal: entry.target.bareHost === page.bareHost,
-  }));
+  const links: Link[] = [];
+  let budget = MAX_LINKS_TOTAL_CHARS;
+  for (const entry of entries) {
+    const text = entry.text !== '' ? entry.text : entry.fallback;
+    budget -= entry.target.url.length + text.length;
+    if (budget < 0) break;
+    links.push({
+      url: entry.target.url,
+      text,
+      origin: entry.target.origin,
+      internal: entry.target.bareHost === page.bareHost,
+    });
+  }
   // By origin (code-unit order), then document order: `entries` is in document order and
   // Array.prototype.sort is stable.
   links.sort((a, b) => compare(a.origin, b.origin));

@@ -22,6 +22,7 @@ describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(links).sort()).toStrictEqual([
       'MAX_LINKS',
+      'MAX_LINKS_TOTAL_CHARS',
       'MAX_LINK_TEXT_CHARS',
       'MAX_LINK_URL_CHARS',
       'extractLinks',
@@ -30,6 +31,7 @@ describe('public API', () => {
 
   it('has the documented caps', () => {
     expect([MAX_LINKS, MAX_LINK_TEXT_CHARS, MAX_LINK_URL_CHARS]).toStrictEqual([10_000, 500, 2048]);
+    expect(links.MAX_LINKS_TOTAL_CHARS).toBe(2_000_000);
   });
 });
 
@@ -138,11 +140,19 @@ describe('graph', () => {
     expect(data.links[0]?.url.length).toBe(MAX_LINK_URL_CHARS);
   });
 
-  it(`cuts anchor text at ${MAX_LINK_TEXT_CHARS} characters without splitting a surrogate pair`, () => {
+  it(`cuts anchor text at ${MAX_LINK_TEXT_CHARS} characters with a mark, never splitting a surrogate pair`, () => {
+    const keep = MAX_LINK_TEXT_CHARS - 1;
     const long = graph(`<a href="/x">${'y'.repeat(MAX_LINK_TEXT_CHARS * 3)}</a>`);
-    expect(long.links[0]?.text).toBe('y'.repeat(MAX_LINK_TEXT_CHARS));
-    const emoji = graph(`<a href="/x">${'y'.repeat(MAX_LINK_TEXT_CHARS - 1)}\u{1F600}</a>`);
-    expect(emoji.links[0]?.text).toBe('y'.repeat(MAX_LINK_TEXT_CHARS - 1));
+    expect(long.links[0]?.text).toBe(`${'y'.repeat(keep)}…`);
+    const emoji = graph(`<a href="/x">${'y'.repeat(keep - 1)}\u{1F600}z</a>`);
+    expect(emoji.links[0]?.text).toBe(`${'y'.repeat(keep - 1)}…`);
+    const exact = graph(`<a href="/x">${'y'.repeat(MAX_LINK_TEXT_CHARS)}</a>`);
+    expect(exact.links[0]?.text).toBe('y'.repeat(MAX_LINK_TEXT_CHARS));
+    // Text that goes on after a space at the cap is cut too, though what is kept fits.
+    const after = graph(`<a href="/x">${'y'.repeat(MAX_LINK_TEXT_CHARS)} <b>more</b></a>`);
+    expect(after.links[0]?.text).toBe(`${'y'.repeat(keep)}…`);
+    const trailing = graph(`<a href="/x">${'y'.repeat(MAX_LINK_TEXT_CHARS)} <b> </b> </a>`);
+    expect(trailing.links[0]?.text).toBe('y'.repeat(MAX_LINK_TEXT_CHARS));
     const spaced = graph(`<a href="/x">${' '.repeat(10_000)}a${' \n\t'.repeat(10_000)}b</a>`);
     expect(spaced.links[0]?.text).toBe('a b');
   });

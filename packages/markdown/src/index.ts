@@ -2,6 +2,7 @@ export {
   MARKDOWN_MAX_BYTES,
   MARKDOWN_MAX_NESTING,
   MARKDOWN_MAX_TABLE_COLUMNS,
+  MARKDOWN_MAX_TITLE_CHARS,
 } from './limits.js';
 export { toMarkdown } from './to-markdown.js';
 export type { MarkdownData, MarkdownErrorCode, MarkdownOptions } from './types.js';

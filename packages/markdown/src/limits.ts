@@ -17,3 +17,9 @@ export const MARKDOWN_MAX_NESTING = 16;
  * onto the row's last cell, so no text is lost and `colspan="1000"` cannot blow up a row.
  */
 export const MARKDOWN_MAX_TABLE_COLUMNS = 64;
+
+/**
+ * The longest `title` (1,000 characters, UTF-16 code units); a longer one keeps its start
+ * and ends with `…` (`capString` of @storefront/core).
+ */
+export const MARKDOWN_MAX_TITLE_CHARS = 1000;

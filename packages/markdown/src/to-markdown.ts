@@ -1,6 +1,13 @@
-import { type FetchedDocument, fail, ok, type ProductResult, readOptions } from '@storefront/core';
+import {
+  capString,
+  type FetchedDocument,
+  fail,
+  ok,
+  type ProductResult,
+  readOptions,
+} from '@storefront/core';
 import { loadHtml } from '@storefront/html';
-import { MARKDOWN_MAX_BYTES } from './limits.js';
+import { MARKDOWN_MAX_BYTES, MARKDOWN_MAX_TITLE_CHARS } from './limits.js';
 import { mdastToMarkdown } from './mdast-to-markdown.js';
 import { toMdast } from './to-mdast.js';
 import type { MarkdownData, MarkdownOptions } from './types.js';
@@ -42,9 +49,13 @@ export function toMarkdown(
     );
   }
   const { markdown, truncated, wordCount } = serialized;
+  const { title } = loaded.page;
   const data: MarkdownData = {
     markdown,
-    title: loaded.page.kind === 'html' ? loaded.page.title : null,
+    title:
+      loaded.page.kind === 'html' && title !== null
+        ? capString(title, MARKDOWN_MAX_TITLE_CHARS)
+        : null,
     wordCount,
     contentType: partial.contentType,
     bytes: partial.bytes,

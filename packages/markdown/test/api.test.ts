@@ -30,6 +30,7 @@ describe('public API', () => {
       'MARKDOWN_MAX_BYTES',
       'MARKDOWN_MAX_NESTING',
       'MARKDOWN_MAX_TABLE_COLUMNS',
+      'MARKDOWN_MAX_TITLE_CHARS',
       'toMarkdown',
     ]);
   });
@@ -38,6 +39,7 @@ describe('public API', () => {
     expect(MARKDOWN_MAX_BYTES).toBe(204_800);
     expect(MARKDOWN_MAX_NESTING).toBe(16);
     expect(MARKDOWN_MAX_TABLE_COLUMNS).toBe(64);
+    expect(markdown.MARKDOWN_MAX_TITLE_CHARS).toBe(1000);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@storefront/core';
+import { capString, type JsonValue } from '@storefront/core';
 import type { JsonLdObject } from './types.js';
 
 /** A JSON-LD block longer than this (in UTF-16 code units, 1 Mi) is skipped unparsed. */
@@ -13,6 +13,15 @@ export const JSONLD_MAX_DEPTH = 64;
 /** The most JSON-LD objects kept for one page; later ones are left out. */
 export const JSONLD_MAX_ITEMS = 100;
 
+/**
+ * The longest JSON-LD string value (16,384 characters, UTF-16 code units; an `articleBody`
+ * fits); a longer one keeps its start and ends with `…` (`capString` of @storefront/core).
+ */
+export const JSONLD_MAX_STRING_CHARS = 16_384;
+
+/** The longest JSON-LD key (1,024 characters); a longer one is cut the same way. */
+export const JSONLD_MAX_KEY_CHARS = 1024;
+
 /** Wrappers some pages put around a block, longest first so `//<![CDATA[` beats `<![CDATA[`. */
 const PREFIXES = ['/*<![CDATA[*/', '//<![CDATA[', '<![CDATA[', '<!--'] as const;
 const SUFFIXES = ['/*]]>*/', '//]]>', ']]>', '//-->', '-->', ';'] as const;
@@ -24,6 +33,8 @@ const SUFFIXES = ['/*]]>*/', '//]]>', ']]>', '//-->', '-->', ';'] as const;
  * inheriting the container's `@context` unless it has its own; non-object members are
  * dropped. Strings are made well-formed (lone surrogates become U+FFFD) and numbers
  * too large for a double (`1e400`) become null, so every object has a canonical form.
+ * Strings longer than {@link JSONLD_MAX_STRING_CHARS} and keys longer than
+ * {@link JSONLD_MAX_KEY_CHARS} keep their start and end with `…`.
  *
  * @returns the objects (possibly none), or null when the block is not JSON, is longer
  *   than {@link JSONLD_MAX_BLOCK_CHARS}, or nests deeper than {@link JSONLD_MAX_DEPTH}.
@@ -108,7 +119,7 @@ function frame(source: Container, out: OutContainer, depth: number): Frame {
 function leaf(value: unknown): JsonValue {
   switch (typeof value) {
     case 'string':
-      return value.toWellFormed();
+      return capString(value.toWellFormed(), JSONLD_MAX_STRING_CHARS);
     case 'number':
       return Number.isFinite(value) ? value : null;
     case 'boolean':
@@ -124,8 +135,8 @@ function put(out: OutContainer, key: string | null, value: JsonValue): void {
     return;
   }
   const record = out as Record<string, JsonValue>;
-  const name = key.toWellFormed();
-  // Two keys can become equal once made well-formed: the first one stays.
+  const name = capString(key.toWellFormed(), JSONLD_MAX_KEY_CHARS);
+  // Two keys can become equal once made well-formed or cut: the first one stays.
   if (Object.hasOwn(record, name)) return;
   // `__proto__` from JSON.parse is an ordinary own key; keep it one.
   Object.defineProperty(record, name, {

@@ -1,4 +1,17 @@
+import { capString } from '@storefront/core';
 import { collapseWhitespace, type HtmlElement } from '@storefront/html';
+
+/**
+ * The longest meta value (`content`) kept (4,096 characters, UTF-16 code units); a longer
+ * one keeps its start and ends with `…` (`capString` of @storefront/core).
+ */
+export const META_MAX_VALUE_CHARS = 4096;
+
+/** The longest meta key (`name`, `property`, `http-equiv`) kept (256 characters), cut the same way. */
+export const META_MAX_KEY_CHARS = 256;
+
+/** The most keys each of `openGraph`, `twitter` and `standard` holds (200); later keys are left out. */
+export const META_MAX_KEYS = 200;
 
 /**
  * Key prefixes that go to `openGraph`: the OpenGraph protocol's own `og:` and the
@@ -30,7 +43,9 @@ export function metaBucket(key: string): keyof MetaBuckets {
 }
 
 function addFirst(map: Map<string, string>, key: string, value: string): void {
-  if (key !== '' && value !== '' && !map.has(key)) map.set(key, value);
+  if (key !== '' && value !== '' && !map.has(key) && map.size < META_MAX_KEYS) {
+    map.set(key, value);
+  }
 }
 
 /**
@@ -70,16 +85,24 @@ export function readMeta(element: HtmlElement, buckets: MetaBuckets): void {
     }
   }
   // Text decoded from malformed UTF-16 can hold lone surrogates; canonical JSON refuses them.
-  const value = content === null ? '' : collapseWhitespace(content).toWellFormed();
+  const value =
+    content === null
+      ? ''
+      : capString(collapseWhitespace(content).toWellFormed(), META_MAX_VALUE_CHARS);
   if (charset !== null) {
-    addFirst(buckets.standard, 'charset', charset.trim().toLowerCase().toWellFormed());
+    const label = capString(charset.trim().toLowerCase().toWellFormed(), META_MAX_KEY_CHARS);
+    addFirst(buckets.standard, 'charset', label);
   }
   if (httpEquiv !== null) {
-    const equiv = collapseWhitespace(httpEquiv).toLowerCase().toWellFormed();
+    const equiv = capString(
+      collapseWhitespace(httpEquiv).toLowerCase().toWellFormed(),
+      META_MAX_KEY_CHARS,
+    );
     if (equiv !== '') {
       addFirst(buckets.standard, `http-equiv:${equiv}`, value);
       if (equiv === 'content-type') {
-        const declared = charsetFromContent(value);
+        const found = charsetFromContent(value);
+        const declared = found === null ? null : capString(found, META_MAX_KEY_CHARS);
         if (declared !== null) addFirst(buckets.standard, 'charset', declared);
       }
     }
@@ -87,7 +110,7 @@ export function readMeta(element: HtmlElement, buckets: MetaBuckets): void {
   if (value === '') return;
   for (const raw of [property, name]) {
     if (raw === null) continue;
-    const key = collapseWhitespace(raw).toLowerCase().toWellFormed();
+    const key = capString(collapseWhitespace(raw).toLowerCase().toWellFormed(), META_MAX_KEY_CHARS);
     if (key !== '') addFirst(buckets[metaBucket(key)], key, value);
   }
 }

@@ -1,5 +1,6 @@
 import {
   canonicalize,
+  capString,
   fail,
   ok,
   type ProductResult,
@@ -10,7 +11,7 @@ import {
 import { parseAuditOrigin, parseAuditPath } from './audit-target.js';
 import { AI_CRAWLERS } from './crawlers.js';
 import { aiFile, answered, llmsFile, NOT_FETCHED_ERRORS, robotsFile } from './file-policies.js';
-import { ROBOTS_AUDIT_VERSION } from './limits.js';
+import { ROBOTS_AUDIT_VERSION, ROBOTS_MAX_FIELD_CHARS } from './limits.js';
 import { matchRobots } from './match-robots.js';
 import type {
   CrawlerInfo,
@@ -81,12 +82,16 @@ export function auditRobots(
   const robots = robotsFile(target.origin, input.robotsTxt);
   const llms = llmsFile(target.origin, input.llmsTxt);
   const ai = aiFile(target.origin, input.aiTxt);
+  const cut = { found: false };
   const base = {
     version: ROBOTS_AUDIT_VERSION,
     host: target.host,
     origin: target.origin,
     evaluatedPath: path.path,
-    policies: { 'robots.txt': robots.policy, 'llms.txt': llms, 'ai.txt': ai.policy },
+    policies: capFields(
+      { 'robots.txt': robots.policy, 'llms.txt': llms, 'ai.txt': ai.policy },
+      cut,
+    ),
   };
 
   const outcome = input.robotsTxt;
@@ -112,21 +117,43 @@ export function auditRobots(
     verdictFor(crawler, robots.policy.state, robots.robots, ai.ai, path.path),
   );
   const blockedAgents = verdicts.filter((v) => v.verdict === 'blocked').map((v) => v.agent);
-  const data: RobotsData = {
+  const data: { -readonly [K in keyof RobotsData]: RobotsData[K] } = {
     ...base,
-    verdicts,
+    verdicts: capFields(verdicts, cut),
     summary: {
       allowed: verdicts.length - blockedAgents.length,
       blocked: blockedAgents.length,
       blockedAgents,
-      sitemaps: robots.robots?.sitemaps ?? [],
+      sitemaps: capFields(robots.robots?.sitemaps ?? [], cut),
       hasLlmsTxt: llms.state === 'found',
       hasAiTxt: ai.policy.state === 'found',
       hasRobotsTxt:
         robots.policy.state === 'parsed' && robots.policy.parsed?.looksLikeHtml === false,
     },
   };
+  // Only when a value was cut, so audits of ordinary files keep their shape.
+  if (cut.found) data.truncatedFields = true;
   return ok(canonicalize(data), data);
+}
+
+/**
+ * A copy of plain audit data (objects, arrays, strings, numbers, booleans, null; a few
+ * levels deep) with every string cut at {@link ROBOTS_MAX_FIELD_CHARS}; `cut.found` turns
+ * true when one was.
+ */
+function capFields<T>(value: T, cut: { found: boolean }): T {
+  if (typeof value === 'string') {
+    const capped = capString(value, ROBOTS_MAX_FIELD_CHARS);
+    if (capped !== value) cut.found = true;
+    return capped as T;
+  }
+  if (Array.isArray(value)) return value.map((item) => capFields(item, cut)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = capFields(item, cut);
+    return out as T;
+  }
+  return value;
 }
 
 /**

@@ -1,7 +1,11 @@
+import { capString } from '@storefront/core';
 import {
   AI_TXT_MAX_BYTES,
+  AI_TXT_MAX_LISTED_FILE_TYPES,
   LLMS_TXT_MAX_BYTES,
   ROBOTS_MAX_BYTES,
+  ROBOTS_MAX_CONTENT_TYPE_CHARS,
+  ROBOTS_MAX_FIELD_CHARS,
   ROBOTS_MAX_REDIRECTS,
 } from './limits.js';
 import { parseAiText } from './parse-ai-txt.js';
@@ -203,8 +207,8 @@ export function aiFile(origin: string, outcome: FileOutcome | null | undefined):
         groups: ai.robots.groups.length,
         rules: ai.robots.rules,
         agents: listedAgents(ai.robots),
-        blockedFileTypes: ai.blockedFileTypes,
-        allowedFileTypes: ai.allowedFileTypes,
+        blockedFileTypes: ai.blockedFileTypes.slice(0, AI_TXT_MAX_LISTED_FILE_TYPES),
+        allowedFileTypes: ai.allowedFileTypes.slice(0, AI_TXT_MAX_LISTED_FILE_TYPES),
         disallowsRoot: ai.disallowsRoot,
         truncated: ai.robots.truncated,
       },
@@ -228,12 +232,14 @@ function fetchState(url: string, outcome: FileOutcome): FilePolicyFetch {
   const { doc } = outcome;
   return {
     url,
-    finalUrl: doc.url === undefined ? null : clip(doc.url, 2048),
+    finalUrl: doc.url === undefined ? null : clip(doc.url, ROBOTS_MAX_FIELD_CHARS),
     redirects: doc.redirects?.length ?? 0,
     status: doc.status,
     error: null,
     contentType:
-      doc.contentType === undefined || doc.contentType === null ? null : clip(doc.contentType, 256),
+      doc.contentType === undefined || doc.contentType === null
+        ? null
+        : clip(doc.contentType, ROBOTS_MAX_CONTENT_TYPE_CHARS),
     bytes: doc.bytes.length,
   };
 }
@@ -257,6 +263,5 @@ function listedAgents(robots: ParsedRobots): string[] {
 }
 
 function clip(text: string, max: number): string {
-  const safe = text.toWellFormed();
-  return safe.length > max ? safe.slice(0, max) : safe;
+  return capString(text.toWellFormed(), max);
 }

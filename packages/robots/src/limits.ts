@@ -40,5 +40,19 @@ export const AUDIT_PATH_MAX_LENGTH = 1024;
  */
 export const ROBOTS_MAX_PATH_LENGTH = 2048;
 
+/**
+ * The longest string the audit echoes from the files or the fetch (2,048 characters, UTF-16
+ * code units): llms.txt title, summary and section titles, agent names, sitemap URLs, file
+ * types, final URLs and the rule a verdict cites. A longer one keeps its start and ends
+ * with `…` (`capString` of @storefront/core), and `data.truncatedFields` is true.
+ */
+export const ROBOTS_MAX_FIELD_CHARS = 2048;
+
+/** `Content-Type` values echoed in a policy's `fetch` (256 characters), cut the same way. */
+export const ROBOTS_MAX_CONTENT_TYPE_CHARS = 256;
+
+/** File types listed per ai.txt policy (200 each for blocked and allowed); more are left out. */
+export const AI_TXT_MAX_LISTED_FILE_TYPES = 200;
+
 /** The rubric the audit follows; it changes whenever a verdict could change for the same input. */
 export const ROBOTS_AUDIT_VERSION = 'robots-audit/1';

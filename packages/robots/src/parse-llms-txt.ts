@@ -1,11 +1,11 @@
-import { StorefrontError } from '@storefront/core';
+import { capString, StorefrontError } from '@storefront/core';
 import { LLMS_TXT_MAX_BYTES, LLMS_TXT_MAX_LINKS } from './limits.js';
 import { type ClippedText, clipText, readBody } from './read-text.js';
 import type { LlmsTxtLink, LlmsTxtSection, ParsedLlmsTxt } from './types.js';
 
-/** Characters kept of the title, the summary and each link's name and notes. */
+/** Characters kept of the title, the summary and each link's name and notes; longer ones end with `…`. */
 const MAX_FIELD = 1000;
-/** Characters kept of the details text. */
+/** Characters kept of the details text; longer text ends with `…`. */
 const MAX_DETAILS = 4000;
 /** Sections kept; links of later sections still count in `linkCount`. */
 const MAX_SECTIONS = 500;
@@ -228,9 +228,7 @@ function listLink(line: string, lineNumber: number): LlmsTxtLink | null {
   };
 }
 
+/** Cut at `max` on a code point boundary, marked with `…` (`capString` of @storefront/core). */
 function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  // Do not split a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
-  return text.slice(0, end);
+  return capString(text, max);
 }

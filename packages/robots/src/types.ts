@@ -380,6 +380,11 @@ export interface RobotsData {
   /** One verdict per crawler of `AI_CRAWLERS`, in table order. */
   readonly verdicts: readonly CrawlerVerdict[];
   readonly summary: RobotsSummary;
+  /**
+   * Present, and true, only when a string echoed from a file or a fetch was cut at its cap
+   * (`ROBOTS_MAX_FIELD_CHARS`, `ROBOTS_MAX_CONTENT_TYPE_CHARS`): it then ends with `…`.
+   */
+  readonly truncatedFields?: true;
 }
 
 /**

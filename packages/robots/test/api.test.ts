@@ -40,6 +40,7 @@ describe('public API', () => {
     expect(Object.keys(robotsPackage).sort()).toStrictEqual([
       'AI_CRAWLERS',
       'AI_TXT_MAX_BYTES',
+      'AI_TXT_MAX_LISTED_FILE_TYPES',
       'AUDIT_DOMAIN_MAX_LENGTH',
       'AUDIT_PATH_MAX_LENGTH',
       'CRAWLER_PURPOSES',
@@ -47,6 +48,8 @@ describe('public API', () => {
       'LLMS_TXT_MAX_LINKS',
       'ROBOTS_AUDIT_VERSION',
       'ROBOTS_MAX_BYTES',
+      'ROBOTS_MAX_CONTENT_TYPE_CHARS',
+      'ROBOTS_MAX_FIELD_CHARS',
       'ROBOTS_MAX_PATH_LENGTH',
       'ROBOTS_MAX_REDIRECTS',
       'ROBOTS_MAX_RULES',

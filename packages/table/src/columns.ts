@@ -1,4 +1,6 @@
+import { capString } from '@storefront/core';
 import { oneLine } from './cell-text.js';
+import { MAX_COLUMN_NAME_CHARS } from './limits.js';
 import type { TableGrid } from './table-grid.js';
 
 /**
@@ -27,15 +29,27 @@ export function namesLength(parts: readonly (readonly string[])[]): number {
     if (column.length === 0) {
       length += generatedName(x).length;
     } else {
-      for (const part of column) length += part.length + 1;
-      length -= 1;
+      let joined = -1;
+      for (const part of column) joined += part.length + 1;
+      length += Math.min(joined, MAX_COLUMN_NAME_CHARS);
     }
   }
   return length;
 }
 
+/** True when a column name is cut at {@link MAX_COLUMN_NAME_CHARS}. */
+export function cutsNames(parts: readonly (readonly string[])[]): boolean {
+  for (const column of parts) {
+    let joined = -1;
+    for (const part of column) joined += part.length + 1;
+    if (joined > MAX_COLUMN_NAME_CHARS) return true;
+  }
+  return false;
+}
+
 /**
- * Column names from header parts: parts joined by a space; an empty header becomes
+ * Column names from header parts: parts joined by a space and cut at
+ * {@link MAX_COLUMN_NAME_CHARS}; an empty header becomes
  * `column_<n>` (n counted from 1); a name already taken gets the first free `_2`, `_3`, …
  * suffix, left to right.
  */
@@ -46,7 +60,8 @@ export function columnNames(parts: readonly (readonly string[])[]): string[] {
   const names: string[] = [];
   for (let x = 0; x < parts.length; x++) {
     const column = parts[x]!;
-    const base = column.length === 0 ? generatedName(x) : column.join(' ');
+    const base =
+      column.length === 0 ? generatedName(x) : capString(column.join(' '), MAX_COLUMN_NAME_CHARS);
     let name = base;
     if (used.has(name)) {
       let suffix = nextSuffix.get(base) ?? 2;

@@ -1,5 +1,6 @@
 import {
   canonicalize,
+  capString,
   type FetchedDocument,
   fail,
   ok,
@@ -8,10 +9,16 @@ import {
   StorefrontError,
 } from '@storefront/core';
 import { loadHtml } from '@storefront/html';
-import { columnNames, headerParts, namesLength } from './columns.js';
+import { columnNames, cutsNames, headerParts, namesLength } from './columns.js';
 import { csvRecord } from './csv.js';
 import { findTables } from './find-tables.js';
-import { MAX_RESPONSE_CELLS, MAX_RESPONSE_CHARS, MAX_TABLES } from './limits.js';
+import {
+  MAX_CELL_CHARS,
+  MAX_RESPONSE_CELLS,
+  MAX_RESPONSE_CHARS,
+  MAX_TABLES,
+  MAX_TITLE_CHARS,
+} from './limits.js';
 import { formTable } from './table-grid.js';
 import type { ExtractedTable, TableData, TableFormat, TableOptions } from './types.js';
 
@@ -33,7 +40,8 @@ export function extractTables(
 
   const loaded = loadHtml(doc);
   if (!loaded.ok) return fail(loaded.error, loaded.message);
-  const title = loaded.page.title;
+  const pageTitle = loaded.page.title;
+  const title = pageTitle === null ? null : capString(pageTitle, MAX_TITLE_CHARS);
 
   const elements = findTables(loaded.page.document);
   const tableCount = elements.length;
@@ -55,13 +63,15 @@ export function extractTables(
   const budget = { cells: MAX_RESPONSE_CELLS, chars: MAX_RESPONSE_CHARS };
   const tables = indexes.map((index) => buildTable(elements[index]!, index, format, budget));
 
-  const data: TableData = {
+  const data: { -readonly [K in keyof TableData]: TableData[K] } = {
     title,
     tableCount,
     returned: tables.length,
     truncatedTables: only === undefined && tableCount > MAX_TABLES,
-    tables,
+    tables: tables.map(({ table }) => table),
   };
+  // Only when a value was cut, so results of ordinary pages keep their shape.
+  if (title !== pageTitle || tables.some(({ cut }) => cut)) data.truncatedFields = true;
   return ok(canonicalize(data), data);
 }
 
@@ -75,10 +85,12 @@ function buildTable(
   index: number,
   format: TableFormat,
   budget: Budget,
-): ExtractedTable {
+): { table: ExtractedTable; cut: boolean } {
   const grid = formTable(element, budget.cells);
   budget.cells -= grid.cells;
   let truncated = grid.truncated;
+  // A cell, column name or caption cut at its cap.
+  let cut = false;
   const withRows = format !== 'csv';
   const withCsv = format !== 'json';
 
@@ -88,6 +100,7 @@ function buildTable(
   const values: string[][] = [];
   // Measure before building: a wide span of a long header would otherwise build huge names.
   const names = namesLength(parts) > budget.chars ? null : columnNames(parts);
+  if (names !== null && cutsNames(parts)) cut = true;
   let keysLength = 0;
   for (const name of names ?? []) keysLength += name.length;
   if (names === null || keysLength > budget.chars) {
@@ -101,7 +114,9 @@ function buildTable(
       const row: string[] = new Array(width);
       let cost = withRows ? keysLength : 0;
       for (let x = 0; x < width; x++) {
-        const text = slots[x]?.text ?? '';
+        const full = slots[x]?.text ?? '';
+        const text = capString(full, MAX_CELL_CHARS);
+        if (text !== full) cut = true;
         row[x] = text;
         cost += text.length;
       }
@@ -125,6 +140,8 @@ function buildTable(
     for (let r = 0; r < last && !ragged; r++) ragged = grid.rows[r]!.covered !== headerWidth;
   }
 
+  const caption = grid.caption === null ? null : capString(grid.caption, MAX_TITLE_CHARS);
+  if (caption !== grid.caption) cut = true;
   const table: {
     index: number;
     caption: string | null;
@@ -136,18 +153,18 @@ function buildTable(
     csv?: string;
   } = {
     index,
-    caption: grid.caption,
+    caption,
     columns,
     rowCount: values.length,
     ragged,
-    truncated,
+    truncated: truncated || cut,
   };
   if (withRows) table.rows = values.map((row) => keyed(columns, row));
   if (withCsv) {
     const records = columns.length === 0 ? [] : [csvRecord(columns), ...values.map(csvRecord)];
     table.csv = records.join('');
   }
-  return table;
+  return { table, cut };
 }
 
 /** A row object keyed by column; defined properties, so a column named `__proto__` is an ordinary key. */

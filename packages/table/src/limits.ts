@@ -18,5 +18,20 @@ export const MAX_RESPONSE_CELLS = 200_000;
  */
 export const MAX_RESPONSE_CHARS = 4_000_000;
 
+/**
+ * The longest cell value (10,000 characters, UTF-16 code units); a longer one keeps its
+ * start and ends with `…` (`capString` of @storefront/core), and its table says `truncated`.
+ */
+export const MAX_CELL_CHARS = 10_000;
+
+/**
+ * The longest column name before a de-duplication suffix (`_2`, …) is added (1,000
+ * characters), cut the same way.
+ */
+export const MAX_COLUMN_NAME_CHARS = 1000;
+
+/** The longest `caption` and page `title` (1,000 characters), cut the same way. */
+export const MAX_TITLE_CHARS = 1000;
+
 /** The most characters of the `table` parameter (8, as the spec limits it). */
 export const TABLE_PARAM_MAX_LENGTH = 8;

@@ -23,7 +23,7 @@ export interface ExtractedTable {
   readonly rowCount: number;
   /** True when any row (header rows included) covers a different number of cells than the header, before padding. */
   readonly ragged: boolean;
-  /** True when a cell or size cap cut rows off this table. */
+  /** True when a cell or size cap cut rows off this table, or a cell, column name or caption was cut at its cap. */
   readonly truncated: boolean;
   /** Data rows keyed by column name, every column present (`""` for padding); absent when `format` is `csv`. */
   readonly rows?: readonly Readonly<Record<string, string>>[];
@@ -42,6 +42,11 @@ export interface TableData {
   /** True when {@link MAX_TABLES} left tables out. */
   readonly truncatedTables: boolean;
   readonly tables: readonly ExtractedTable[];
+  /**
+   * Present, and true, only when a value was cut at its cap (`MAX_TITLE_CHARS`,
+   * `MAX_CELL_CHARS`, `MAX_COLUMN_NAME_CHARS`): it then ends with `…`.
+   */
+  readonly truncatedFields?: true;
 }
 
 /** The failures {@link extractTables} can report. */

@@ -6,6 +6,7 @@ import * as table from '../src/index.js';
 import {
   type ExtractedTable,
   extractTables,
+  MAX_COLUMN_NAME_CHARS,
   MAX_RESPONSE_CELLS,
   MAX_RESPONSE_CHARS,
   MAX_TABLE_CELLS,
@@ -31,10 +32,13 @@ function only(html: string, options?: TableOptions): ExtractedTable {
 describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(table).sort()).toStrictEqual([
+      'MAX_CELL_CHARS',
+      'MAX_COLUMN_NAME_CHARS',
       'MAX_RESPONSE_CELLS',
       'MAX_RESPONSE_CHARS',
       'MAX_TABLES',
       'MAX_TABLE_CELLS',
+      'MAX_TITLE_CHARS',
       'TABLE_PARAM_MAX_LENGTH',
       'extractTables',
       'parseTableFormat',
@@ -281,8 +285,14 @@ describe('caps', () => {
     const tooBig = only(`<table>${header}${row(5000)}</table>`, { format: 'csv' });
     expect([tooBig.rowCount, tooBig.truncated]).toStrictEqual([0, true]);
     expect(tooBig.columns).toHaveLength(1000);
-    const hugeHeader = only(`<table><tr><th colspan="1000">${'h'.repeat(5000)}</th></tr></table>`);
+    // Names are cut at MAX_COLUMN_NAME_CHARS first: 5,000 names of 1,000 characters pass the budget.
+    const wide = `<th colspan="1000">${'h'.repeat(5000)}</th>`.repeat(5);
+    const hugeHeader = only(`<table><tr>${wide}</tr></table>`);
     expect(hugeHeader).toMatchObject({ columns: [], rowCount: 0, truncated: true });
+    const cutHeader = only(`<table><tr><th colspan="1000">${'h'.repeat(5000)}</th></tr></table>`);
+    expect(cutHeader).toMatchObject({ rowCount: 0, truncated: true });
+    expect(cutHeader.columns[0]).toBe(`${'h'.repeat(MAX_COLUMN_NAME_CHARS - 1)}…`);
+    expect(cutHeader.columns[1]).toBe(`${'h'.repeat(MAX_COLUMN_NAME_CHARS - 1)}…_2`);
   });
 
   it('keeps the CSV of a cut table readable', () => {

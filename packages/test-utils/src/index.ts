@@ -16,3 +16,4 @@ export {
   runFolderFixtures,
   stableJson,
 } from './fixtures.js';
+export { hostilePage } from './hostile.js';

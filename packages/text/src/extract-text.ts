@@ -1,5 +1,6 @@
 import {
   canonicalize,
+  capString,
   type FetchedDocument,
   fail,
   ok,
@@ -26,6 +27,19 @@ import type { FieldValue, TextData, TextLink, TextOptions } from './types.js';
 
 /** The longest `description` taken from the first paragraph when the page declares none. */
 export const DESCRIPTION_MAX_CHARS = 300;
+
+/**
+ * The longest `title` (1,000 characters, UTF-16 code units); a longer one keeps its start
+ * and ends with `…` (`capString` of @storefront/core).
+ */
+export const TEXT_MAX_TITLE_CHARS = 1000;
+
+/**
+ * The longest declared `description` (2,000 characters); a longer one keeps its start and
+ * ends with `…`. Typed-record values are capped by @storefront/extract
+ * (`EXTRACT_MAX_VALUE_CHARS`), link texts and URLs by @storefront/links.
+ */
+export const TEXT_MAX_DESCRIPTION_CHARS = 2000;
 
 const EMPTY: TextOptions = Object.freeze({});
 
@@ -76,7 +90,9 @@ export function extractText(
   const data: {
     -readonly [K in keyof TextData]: TextData[K];
   } = { contentType: doc.contentType, bytes: doc.bytes.length, truncated };
-  if (page.kind === 'html' && page.title !== null) data.title = page.title;
+  if (page.kind === 'html' && page.title !== null) {
+    data.title = capString(page.title, TEXT_MAX_TITLE_CHARS);
+  }
   if (format === 'markdown') data.format = 'markdown';
 
   let text = content;
@@ -103,7 +119,9 @@ function describe(page: HtmlPage, content: string): string {
   if (page.kind === 'html') {
     const { record } = resolveFields(page, [{ name: 'description', type: 'string' }]);
     const declared = record.description;
-    if (typeof declared === 'string' && declared.trim() !== '') return declared;
+    if (typeof declared === 'string' && declared.trim() !== '') {
+      return capString(declared, TEXT_MAX_DESCRIPTION_CHARS);
+    }
   }
   // No declared description: the first non-empty paragraph (`<p>`) of the content,
   // else the first block of the text, cut at a word boundary.

@@ -1,4 +1,9 @@
-export { DESCRIPTION_MAX_CHARS, extractText } from './extract-text.js';
+export {
+  DESCRIPTION_MAX_CHARS,
+  extractText,
+  TEXT_MAX_DESCRIPTION_CHARS,
+  TEXT_MAX_TITLE_CHARS,
+} from './extract-text.js';
 export {
   FETCH_FIELD_TYPES,
   FETCH_MAX_FIELDS,

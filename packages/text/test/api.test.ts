@@ -9,6 +9,8 @@ test('exports exactly the public API', () => {
     'DESCRIPTION_MAX_CHARS',
     'FETCH_FIELD_TYPES',
     'FETCH_MAX_FIELDS',
+    'TEXT_MAX_DESCRIPTION_CHARS',
+    'TEXT_MAX_TITLE_CHARS',
     'extractText',
     'parseFetchExtract',
   ]);

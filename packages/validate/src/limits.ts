@@ -2,6 +2,16 @@
 export const VALIDATE_MAX_ERRORS = 100;
 
 /**
+ * The longest `path` of an error (2,048 characters, UTF-16 code units): it echoes member
+ * names of the fetched document. A longer one keeps its start and ends with `…`
+ * (`capString` of @storefront/core), and `data.truncatedFields` is true.
+ */
+export const VALIDATE_MAX_PATH_CHARS = 2048;
+
+/** The longest `message` of an error (1,024 characters; messages quote schema values), cut the same way. */
+export const VALIDATE_MAX_MESSAGE_CHARS = 1024;
+
+/**
  * The most errors counted before validation stops (`errorCount` never exceeds it). It
  * bounds the memory a document with millions of errors can take.
  */

@@ -48,6 +48,11 @@ export interface ValidateData {
   readonly pointer: string;
   /** The JSON type of the validated value. */
   readonly validatedType: JsonTypeName;
+  /**
+   * Present, and true, only when an error's `path` or `message` was cut at its cap
+   * (`VALIDATE_MAX_PATH_CHARS`, `VALIDATE_MAX_MESSAGE_CHARS`): it then ends with `…`.
+   */
+  readonly truncatedFields?: true;
 }
 
 /** The failures {@link validateDocument} can report. */

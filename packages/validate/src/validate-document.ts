@@ -1,5 +1,6 @@
 import {
   canonicalize,
+  capString,
   type FetchedDocument,
   fail,
   ok,
@@ -10,7 +11,12 @@ import type { ErrorObject } from 'ajv';
 import { COST_KEYWORD, compileSchema, FALSE_KEYWORD, runValidator } from './compile.js';
 import { documentHash, NotCanonical } from './document-hash.js';
 import { type LocatedError, sortInDocumentOrder } from './document-order.js';
-import { VALIDATE_MAX_COUNTED_ERRORS, VALIDATE_MAX_ERRORS } from './limits.js';
+import {
+  VALIDATE_MAX_COUNTED_ERRORS,
+  VALIDATE_MAX_ERRORS,
+  VALIDATE_MAX_MESSAGE_CHARS,
+  VALIDATE_MAX_PATH_CHARS,
+} from './limits.js';
 import { parseSchema } from './parse-schema.js';
 import { parsePointer, resolveTokens, unescapeToken } from './pointer.js';
 import { readJson } from './read-json.js';
@@ -88,11 +94,20 @@ export function validateDocument(
   }
   const found = run.errors.flatMap((error) => located(error, pointer));
   const ordered = sortInDocumentOrder(found, selected.value, pointer, read.text);
+  let cut = false;
   const errors: ValidationError[] = ordered
     .slice(0, VALIDATE_MAX_ERRORS)
-    .map(({ path, keyword, message }) => ({ path, keyword, message }));
+    .map(({ path, keyword, message }) => {
+      const shown = {
+        path: capString(path, VALIDATE_MAX_PATH_CHARS),
+        keyword,
+        message: capString(message, VALIDATE_MAX_MESSAGE_CHARS),
+      };
+      if (shown.path !== path || shown.message !== message) cut = true;
+      return shown;
+    });
   const errorCount = Math.min(found.length, VALIDATE_MAX_COUNTED_ERRORS);
-  const data: ValidateData = {
+  const data: { -readonly [K in keyof ValidateData]: ValidateData[K] } = {
     valid: run.kind === 'done' && found.length === 0,
     errorCount,
     errors,
@@ -103,6 +118,8 @@ export function validateDocument(
     pointer,
     validatedType: jsonType(selected.value),
   };
+  // Only when a value was cut, so reports on ordinary documents keep their shape.
+  if (cut) data.truncatedFields = true;
   return ok(canonicalize(data), data);
 }
 

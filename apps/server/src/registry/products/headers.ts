@@ -78,6 +78,8 @@ export const headersRoute = documentRoute<UrlParams, unknown>({
       },
       serverBanner: NULLABLE_STRING,
       rubric: STRING,
+      // Present only when a value was cut at its cap (README of @storefront/headers).
+      truncatedFields: { const: true },
     },
   },
   check: (query) =>

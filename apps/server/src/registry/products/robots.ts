@@ -108,6 +108,8 @@ export const robotsRoute: RouteEntry<RobotsParams> = {
               hasRobotsTxt: BOOLEAN,
             },
           },
+          // Present only when a value was cut at its cap (README of @storefront/robots).
+          truncatedFields: { const: true },
         },
       },
     },

@@ -60,6 +60,8 @@ export const tableRoute = {
         tableCount: INTEGER,
         returned: INTEGER,
         truncatedTables: BOOLEAN,
+        // Present only when a value was cut at its cap (README of @storefront/table).
+        truncatedFields: { const: true },
         tables: {
           type: 'array',
           items: {

@@ -72,6 +72,8 @@ export const validateRoute = {
         schemaForm: { enum: ['compact', 'json-schema', 'shorthand'] },
         pointer: STRING,
         validatedType: STRING,
+        // Present only when a value was cut at its cap (README of @storefront/validate).
+        truncatedFields: { const: true },
       },
     },
     check(query) {
