@@ -143,7 +143,7 @@ export function translatePattern(source: string): string {
   while (i < n) {
     const c = source[i] as string;
     if (c === '\\') {
-      const [text, length] = escape(source, i, false);
+      const [text, length] = translateEscape(source, i, false);
       out += text;
       i += length;
     } else if (c === '[') {
@@ -195,7 +195,7 @@ function characterClass(source: string, at: number): [string, number] {
   while (i < source.length && source[i] !== ']') {
     const c = source[i] as string;
     if (c === '\\') {
-      const [text, length] = escape(source, i, true);
+      const [text, length] = translateEscape(source, i, true);
       body += text;
       i += length;
     } else if (c === '[') {
@@ -228,7 +228,7 @@ function classText(what: ClassItems, negate: boolean, inClass: boolean, name: st
 }
 
 /** The escape at `at`: its RE2 text and length. */
-function escape(source: string, at: number, inClass: boolean): [string, number] {
+function translateEscape(source: string, at: number, inClass: boolean): [string, number] {
   const next = source[at + 1];
   if (next === undefined) throw new Untranslatable('a `\\` at the end of the pattern');
   switch (next) {
