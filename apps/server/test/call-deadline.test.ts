@@ -184,14 +184,16 @@ describe('ProductPool and a call deadline', () => {
     const started = pool.stats.started;
     const deadline = callDeadline(300);
     const input = { doc, params: { url: doc.url } };
-    const running = pool.compute('markdown', input, undefined, deadline);
-    // Queued behind it on the only thread: its call's budget ends while it waits.
-    const queued = pool.compute('markdown', input, undefined, deadline);
-    for (const task of [running, queued]) {
-      const error = await task.then(
+    // Both outcomes are caught at once: the two end at the same moment.
+    const outcome = (task: Promise<unknown>) =>
+      task.then(
         () => null,
         (e: unknown) => e,
       );
+    const running = outcome(pool.compute('markdown', input, undefined, deadline));
+    // Queued behind it on the only thread: its call's budget ends while it waits.
+    const queued = outcome(pool.compute('markdown', input, undefined, deadline));
+    for (const error of await Promise.all([running, queued])) {
       expect(error).toBeInstanceOf(ComputeLimitError);
       expect(error).toMatchObject({
         limit: 'deadline',
