@@ -26,7 +26,12 @@ import { signalRoutes } from './routes/signal.js';
 export interface AppDeps {
   readonly config: Pick<
     Config,
-    'trustProxy' | 'adminToken' | 'payment' | 'enterprisePerMinute' | 'reservationTtlSeconds'
+    | 'trustProxy'
+    | 'adminToken'
+    | 'payment'
+    | 'enterprisePerMinute'
+    | 'reservationTtlSeconds'
+    | 'callDeadlineMs'
   > & { readonly publicBaseUrl: string };
   readonly db: Database;
   readonly signer: Signer;

@@ -25,7 +25,18 @@ export interface Config {
   readonly reservationTtlSeconds: number;
   /** Where the products run: threads, each task's deadline and each thread's heap bound. */
   readonly products: ProductsConfig;
+  /**
+   * A paid call's budget from its arrival (ms): its fetches and its product share it,
+   * and the work is given up when it runs out (docs/decisions.md, "One deadline per call").
+   */
+  readonly callDeadlineMs: number;
 }
+
+/**
+ * The default call budget: the spec's 6 s for a whole call less half a second for the
+ * admission, the signature, the ledger and writing the answer.
+ */
+export const DEFAULT_CALL_DEADLINE_MS = 5500;
 
 /** The product threads (docs/decisions.md, "Products run on their own threads"). */
 export interface ProductsConfig {
@@ -154,6 +165,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ),
     heapMb: integer(env.PRODUCT_HEAP_MB, 1024, 64, 16_384, 'PRODUCT_HEAP_MB', problems),
   };
+  const callDeadlineMs = integer(
+    env.CALL_DEADLINE_MS,
+    DEFAULT_CALL_DEADLINE_MS,
+    100,
+    120_000,
+    'CALL_DEADLINE_MS',
+    problems,
+  );
 
   if (nodeEnv === 'production') {
     if (signerPrivateKey === null) {
@@ -192,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     enterprisePerMinute,
     reservationTtlSeconds,
     products,
+    callDeadlineMs,
   };
 }
 

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
         deadlineMs: 10_000,
         heapMb: 1024,
       },
+      callDeadlineMs: 5500,
     });
   });
 
@@ -48,6 +49,7 @@ describe('loadConfig', () => {
         PRODUCT_THREADS: '0',
         PRODUCT_DEADLINE_MS: '2500',
         PRODUCT_HEAP_MB: '256',
+        CALL_DEADLINE_MS: '2000',
       },
       '/',
     );
@@ -62,6 +64,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       trustProxy: 1,
       products: { threads: 0, deadlineMs: 2500, heapMb: 256 },
+      callDeadlineMs: 2000,
     });
   });
 
@@ -77,6 +80,7 @@ describe('loadConfig', () => {
     [{ PRODUCT_THREADS: '-1' }, /PRODUCT_THREADS must be an integer from 0 to 64/],
     [{ PRODUCT_DEADLINE_MS: '50' }, /PRODUCT_DEADLINE_MS must be an integer from 100/],
     [{ PRODUCT_HEAP_MB: 'lots' }, /PRODUCT_HEAP_MB must be an integer from 64/],
+    [{ CALL_DEADLINE_MS: '50' }, /CALL_DEADLINE_MS must be an integer from 100 to 120000/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env, '/')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/')).toThrow(message);

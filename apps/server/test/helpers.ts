@@ -6,6 +6,7 @@ import { createSigner, generatePrivateKey } from '@storefront/attest';
 import { createFetcher } from '@storefront/safe-fetch';
 import { pino } from 'pino';
 import { type AppDeps, createApp } from '../src/app.js';
+import { DEFAULT_CALL_DEADLINE_MS } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { registerSigner } from '../src/db/signer-keys.js';
@@ -78,6 +79,7 @@ export async function testApp(
       },
       enterprisePerMinute: 3000,
       reservationTtlSeconds: 300,
+      callDeadlineMs: DEFAULT_CALL_DEADLINE_MS,
       ...config,
     },
     db,

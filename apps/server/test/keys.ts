@@ -36,6 +36,8 @@ export async function routeApp(site: Site, alsoAllow: readonly string[] = []): P
     heapMb: 512,
     logger: silentLogger,
   });
+  // Calls are timed from their arrival: the threads load before any call is made.
+  await pool.ready();
   const t = await testApp({ fetcher, compute: pool.compute });
   const app = createApp({ ...t.deps, config: { ...t.deps.config, adminToken: ADMIN_TOKEN } });
   return {

@@ -248,6 +248,8 @@ describe('a hostile page through the key door', () => {
       heapMb: 1024,
       logger: recordingLogger(),
     });
+    // The calls' budgets run from their arrival: the thread loads first.
+    await pool.ready();
     t = await testApp({ fetcher, compute: pool.compute }, { adminToken: ADMIN_TOKEN });
   });
   afterAll(async () => {

@@ -143,10 +143,13 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       return failure(checked.error, checked.message, redirects, undefined, checked.url);
     }
     const requestedUrl = checked.url.href;
+    // A caller's own deadline can only shorten the fetcher's.
+    const deadlineMs = Math.min(init.timeoutMs ?? timeoutMs, timeoutMs);
     const controller = new AbortController();
     const timer = setTimeout(
-      () => controller.abort(new GuardError(DEADLINE, `No complete answer within ${timeoutMs} ms`)),
-      timeoutMs,
+      () =>
+        controller.abort(new GuardError(DEADLINE, `No complete answer within ${deadlineMs} ms`)),
+      deadlineMs,
     );
     let current = checked.url;
     let status: number | undefined;
@@ -234,7 +237,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       // Whatever broke once the deadline passed (an aborted socket, a destroyed decoder),
       // the cause is the deadline.
       const cause = controller.signal.aborted ? controller.signal.reason : error;
-      const mapped = mapError(cause, { url: current, timeoutMs });
+      const mapped = mapError(cause, { url: current, timeoutMs: deadlineMs });
       return failure(mapped.error, mapped.message, redirects, status, current.href);
     } finally {
       if (!drainingBody) clearTimeout(timer);
@@ -312,6 +315,8 @@ interface PreparedInit {
   /** Whether the final body is read (never for HEAD). */
   readonly body: boolean;
   readonly headers: Readonly<Record<string, string>>;
+  /** The caller's deadline for this request (ms), if it gave one. */
+  readonly timeoutMs: number | undefined;
 }
 
 /** Check the per-request options (misuse throws) and build the request headers. */
@@ -350,7 +355,14 @@ function prepareInit(init: FetchInit | undefined, userAgent: string): PreparedIn
   }
   // Only codings this package can decode, so bodies are never left encoded.
   headers['accept-encoding'] = 'gzip, deflate, br';
-  return { method, body: body && method === 'GET', headers };
+  const timeoutMs = init?.timeoutMs;
+  if (
+    timeoutMs !== undefined &&
+    (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1)
+  ) {
+    throw misuse(`Expected \`timeoutMs\` to be a positive integer, got \`${String(timeoutMs)}\``);
+  }
+  return { method, body: body && method === 'GET', headers, timeoutMs };
 }
 
 function withoutCredentials(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -67,6 +67,12 @@ export interface FetchInit {
   readonly body?: boolean | undefined;
   /** Extra request headers. Credentials (`authorization`, `cookie`) go to the first URL only. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * This request's wall-clock deadline (ms), for a caller with a budget of its own (a
+   * server call that must end in time): it can shorten the fetcher's `timeoutMs`, never
+   * lengthen it.
+   */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** Where the time of one fetch went, in whole milliseconds. */

@@ -100,6 +100,9 @@ describe('misuse throws StorefrontError', () => {
     await expect(
       fetcher.fetch('http://a.example/', { headers: { 'bad name': 'x' } }),
     ).rejects.toBeInstanceOf(StorefrontError);
+    await expect(fetcher.fetch('http://a.example/', { timeoutMs: 0 })).rejects.toThrow(
+      'Expected `timeoutMs` to be a positive integer, got `0`',
+    );
     await fetcher.close();
     await fetcher.close();
     await expect(fetcher.fetch('http://a.example/')).rejects.toThrow(

@@ -171,6 +171,24 @@ describe.concurrent('deadline', () => {
     expect(elapsed).toBeLessThan(DEADLINE + 1000);
   });
 
+  it("ends a slow drip at the request's own shorter deadline, which never lengthens the fetcher's", async () => {
+    const [shorter, elapsed] = await timed(
+      fetcher.fetch(fixture.url('/drip'), { timeoutMs: DEADLINE / 4 }),
+    );
+    expect(shorter).toMatchObject({
+      ok: false,
+      error: 'timeout',
+      message: `No complete answer within ${DEADLINE / 4} ms`,
+    });
+    expect(elapsed).toBeGreaterThanOrEqual(DEADLINE / 4 - TIMER_SLACK_MS);
+    const longer = await fetcher.fetch(fixture.url('/drip'), { timeoutMs: DEADLINE * 10 });
+    expect(longer).toMatchObject({
+      ok: false,
+      error: 'timeout',
+      message: `No complete answer within ${DEADLINE} ms`,
+    });
+  });
+
   it('ends slow headers with timeout', async () => {
     const [result, elapsed] = await timed(fetcher.fetch(fixture.url('/slow-headers')));
     expect(result).toMatchObject({ ok: false, error: 'timeout' });

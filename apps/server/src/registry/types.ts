@@ -1,5 +1,6 @@
 import type { Signer } from '@storefront/attest';
 import type { Fetcher } from '@storefront/safe-fetch';
+import type { CallDeadline } from '../work/limits.js';
 
 /** A JSON Schema object, as written in the registry and published in discovery. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -37,10 +38,16 @@ export type Checked<P> =
 /**
  * Run route `route`'s `compute` on `input` (structured-clonable): on a product thread
  * with a deadline and a heap bound, or inline. Rejects with `ComputeLimitError` when the
- * task hit a bound, and with `ComputeCancelledError` when `signal` aborted while the task
- * still waited for a thread.
+ * task hit a bound or its call's `deadline` passed (waiting for a thread included), and
+ * with `ComputeCancelledError` when `signal` aborted while the task still waited for a
+ * thread.
  */
-export type Compute = <O>(route: string, input: unknown, signal?: AbortSignal) => Promise<O>;
+export type Compute = <O>(
+  route: string,
+  input: unknown,
+  signal?: AbortSignal,
+  deadline?: CallDeadline,
+) => Promise<O>;
 
 /** What a route's work needs from the service. */
 export interface WorkContext {

@@ -12,7 +12,8 @@ import { REGISTRY } from '../registry/index.js';
 import { refusedTarget } from '../registry/shared.js';
 import { challenge, dollars, type Terms } from '../registry/terms.js';
 import type { PriceTier, RouteEntry, WorkOutcome } from '../registry/types.js';
-import { ComputeCancelledError } from '../work/limits.js';
+import { withinDeadline } from '../work/deadline.js';
+import { type CallDeadline, ComputeCancelledError, callDeadline } from '../work/limits.js';
 
 /** The payment terms with the receiving address resolved (the signer's in development). */
 export function termsOf(deps: AppDeps): Terms {
@@ -68,16 +69,22 @@ export function buyRoutes(deps: AppDeps): Router {
    * Start the work of one call of `route`. Early work (`early`) first lets the
    * admission statement go out: its synchronous parts (a product that runs inline, the
    * signature) would otherwise run before the pool hands the statement to a connection.
+   * The work's fetches and products share the call's `deadline`.
    */
-  const work = (route: RouteEntry<never>, params: never, metered: boolean, early = false): Work => {
+  const work = (
+    route: RouteEntry<never>,
+    params: never,
+    metered: boolean,
+    deadline: CallDeadline,
+    early = false,
+  ): Work => {
     const stopped = new AbortController();
     const { signal } = stopped;
     const done = (async (): Promise<Done> => {
       try {
         if (early) await new Promise<void>((resolve) => setImmediate(resolve));
         const outcome = await route.run(params, {
-          fetcher: deps.fetcher,
-          compute: (name, input) => deps.compute(name, input, signal),
+          ...withinDeadline(deps, deadline, signal),
           publicBaseUrl: base,
           clock: deps.clock,
           door: 'key',
@@ -105,6 +112,8 @@ export function buyRoutes(deps: AppDeps): Router {
   router.get('/buy/:product', async (req: Request, res: Response, next: NextFunction) => {
     const route = routes.get(String(req.params.product).toLowerCase());
     if (route === undefined) return next();
+    // The call's budget counts from here, its arrival.
+    const deadline = callDeadline(deps.config.callDeadlineMs);
     // 1. Parameters: a 400 before any payment is asked or taken.
     const read = readParams(route, req.query as Record<string, unknown>);
     if (!read.ok) {
@@ -160,7 +169,7 @@ export function buyRoutes(deps: AppDeps): Router {
         await Promise.all(committing);
       }
     })();
-    const early = trusted === null ? null : work(route, params, trusted.metered, true);
+    const early = trusted === null ? null : work(route, params, trusted.metered, deadline, true);
     /** The work whose answer this call will give, once the admission has chosen it. */
     let current: Work | null = null;
     let left = false;
@@ -234,7 +243,7 @@ export function buyRoutes(deps: AppDeps): Router {
     } else {
       // No early work, or it assumed the key's previous plan and would misstate it.
       early?.stop();
-      current = work(route, params, metered);
+      current = work(route, params, metered, deadline);
     }
     if (left) current.stop();
     const done = await current.done;

@@ -22,3 +22,30 @@ export class ComputeCancelledError extends Error {
     this.name = 'ComputeCancelledError';
   }
 }
+
+/**
+ * The deadline of one paid call: when its budget runs out, on the `performance.now()`
+ * clock, and the budget itself (for messages). Counted from the call's arrival.
+ */
+export interface CallDeadline {
+  readonly at: number;
+  readonly budgetMs: number;
+}
+
+/** The deadline of a call arriving now (or at `arrivedAt`) with a budget of `budgetMs`. */
+export function callDeadline(budgetMs: number, arrivedAt = performance.now()): CallDeadline {
+  return { at: arrivedAt + budgetMs, budgetMs };
+}
+
+/** Whole milliseconds left before `deadline`; 0 or less once it has passed. */
+export function msLeft(deadline: CallDeadline): number {
+  return Math.floor(deadline.at - performance.now());
+}
+
+/** The error of a task given up because its call's budget ran out. */
+export function budgetSpent(deadline: CallDeadline): ComputeLimitError {
+  return new ComputeLimitError(
+    'deadline',
+    `The page could not be processed within the call's ${deadline.budgetMs / 1000} s budget`,
+  );
+}

@@ -1,6 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { Compute } from '../registry/types.js';
-import { ComputeCancelledError, type ComputeLimit, ComputeLimitError } from './limits.js';
+import {
+  budgetSpent,
+  type CallDeadline,
+  ComputeCancelledError,
+  type ComputeLimit,
+  ComputeLimitError,
+  msLeft,
+} from './limits.js';
 
 /** Where the pool reports threads it had to replace (a pino logger fits). */
 export interface PoolLog {
@@ -12,7 +19,7 @@ export interface PoolLog {
 export interface ProductPoolOptions {
   /** Product threads; each runs one task at a time. */
   readonly threads: number;
-  /** How long one task may run once a thread has it. */
+  /** How long one task may run once a thread has it (and never past its call's deadline). */
   readonly deadlineMs: number;
   /** V8 old-generation bound of each thread, in MB. */
   readonly heapMb: number;
@@ -22,9 +29,11 @@ export interface ProductPoolOptions {
 interface Job {
   readonly route: string;
   readonly input: unknown;
+  /** The call's deadline, if it has one: the job is given up there, queued or running. */
+  readonly deadline: CallDeadline | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
-  /** Stop watching the caller's signal (once a thread has the job, or it ended). */
+  /** Stop watching the caller's signal and the call's deadline (once a thread has the job, or it ended). */
   detach(): void;
 }
 
@@ -43,6 +52,8 @@ interface Slot {
   markLoaded(): void;
   job: Job | null;
   timer: NodeJS.Timeout | null;
+  /** The error the current job gets if its timer fires first. */
+  late: ComputeLimitError | null;
   /** The limit that stopped the current job, reported when the thread exits. */
   stopped: ComputeLimit | null;
 }
@@ -60,8 +71,9 @@ function delay(ms: number): Promise<void> {
  * The products' threads (`worker_threads`): route `compute` functions run here, off the
  * event loop, so a heavy page neither stalls other calls nor the metering, and a hostile
  * one is stopped at a deadline and a heap bound (`../shared/security.md` §3.6). A task
- * waits in a FIFO queue until a thread is free; its deadline counts from the moment a
- * thread starts it, so a busy moment never turns into a false "too complex".
+ * waits in a FIFO queue until a thread is free. It runs at most `deadlineMs` once a
+ * thread has it, and never past its call's deadline: a task still queued or running
+ * when its call's budget runs out is given up then, and a running one costs its thread.
  */
 export class ProductPool {
   readonly #options: ProductPoolOptions;
@@ -97,7 +109,12 @@ export class ProductPool {
    * {@link Compute} on this pool. A task whose `signal` aborts while it waits in the
    * queue is dropped (its caller left); one a thread already runs goes on to its end.
    */
-  readonly compute: Compute = <O>(route: string, input: unknown, signal?: AbortSignal) =>
+  readonly compute: Compute = <O>(
+    route: string,
+    input: unknown,
+    signal?: AbortSignal,
+    deadline?: CallDeadline,
+  ) =>
     new Promise<O>((resolve, reject) => {
       if (this.#closed) {
         reject(new Error('The product pool is closed'));
@@ -107,24 +124,49 @@ export class ProductPool {
         reject(new ComputeCancelledError());
         return;
       }
-      const onAbort = () => {
+      if (deadline !== undefined && msLeft(deadline) < 1) {
+        reject(budgetSpent(deadline));
+        return;
+      }
+      /** Take the job out of the queue, if it is still there, and fail it with `error`. */
+      const dequeue = (error: Error) => {
         const index = this.#queue.indexOf(job);
         if (index < 0) return;
         this.#queue.splice(index, 1);
         job.detach();
-        reject(new ComputeCancelledError());
+        reject(error);
       };
+      const onAbort = () => dequeue(new ComputeCancelledError());
+      // The call's budget runs out while the job still waits for a thread.
+      const expiry =
+        deadline === undefined
+          ? null
+          : setTimeout(() => dequeue(budgetSpent(deadline)), msLeft(deadline));
+      expiry?.unref();
       const job: Job = {
         route,
         input,
+        deadline,
         resolve: resolve as (value: unknown) => void,
         reject,
-        detach: () => signal?.removeEventListener('abort', onAbort),
+        detach: () => {
+          signal?.removeEventListener('abort', onAbort);
+          if (expiry !== null) clearTimeout(expiry);
+        },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(job);
       this.#dispatch();
     });
+
+  /**
+   * Settles once every thread has loaded (or failed to). A task's call budget runs while
+   * it waits for a thread that is still loading, so tests that time their calls wait
+   * for this first.
+   */
+  async ready(): Promise<void> {
+    await Promise.all(this.#slots.map((slot) => slot.loaded));
+  }
 
   /** Stop every thread; queued and running tasks fail. */
   async close(): Promise<void> {
@@ -160,6 +202,7 @@ export class ProductPool {
       markLoaded,
       job: null,
       timer: null,
+      late: null,
       stopped: null,
     };
     this.#watch(slot);
@@ -201,17 +244,9 @@ export class ProductPool {
     });
     worker.on('exit', () => {
       slot.markLoaded();
+      // A job stopped at its deadline was answered when the timer fired.
       const job = this.#take(slot);
-      if (job !== null) {
-        job.reject(
-          slot.stopped === 'deadline'
-            ? new ComputeLimitError(
-                'deadline',
-                `Processing the page took longer than ${this.#options.deadlineMs / 1000} s`,
-              )
-            : new Error('A product thread stopped during the task'),
-        );
-      }
+      if (job !== null) job.reject(new Error('A product thread stopped during the task'));
       if (this.#closed) return;
       const index = this.#slots.indexOf(slot);
       if (index < 0) return;
@@ -239,21 +274,51 @@ export class ProductPool {
     const { job } = slot;
     if (slot.timer !== null) clearTimeout(slot.timer);
     slot.timer = null;
+    slot.late = null;
     slot.job = null;
     return job;
+  }
+
+  /**
+   * The next queued job with time left, with how long it may run and the error it gets
+   * if it runs longer; jobs whose call has no time left are failed on the way.
+   */
+  #next(): { job: Job; runMs: number; late: ComputeLimitError } | null {
+    for (;;) {
+      const job = this.#queue.shift();
+      if (job === undefined) return null;
+      job.detach();
+      // The task's own deadline, or what is left of its call's budget if that is sooner.
+      if (job.deadline === undefined || msLeft(job.deadline) >= this.#options.deadlineMs) {
+        const late = new ComputeLimitError(
+          'deadline',
+          `Processing the page took longer than ${this.#options.deadlineMs / 1000} s`,
+        );
+        return { job, runMs: this.#options.deadlineMs, late };
+      }
+      const runMs = msLeft(job.deadline);
+      if (runMs >= 1) return { job, runMs, late: budgetSpent(job.deadline) };
+      job.reject(budgetSpent(job.deadline));
+    }
   }
 
   #dispatch(): void {
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) return;
       if (!slot.ready || slot.job !== null || slot.stopped !== null) continue;
-      const job = this.#queue.shift() as Job;
-      job.detach();
+      const next = this.#next();
+      if (next === null) return;
+      const { job, runMs, late } = next;
       slot.job = job;
+      slot.late = late;
       slot.timer = setTimeout(() => {
+        // Answer at once: a thread busy collecting a large heap can take a while to exit.
+        const error = slot.late;
+        const stopped = this.#take(slot);
         slot.stopped = 'deadline';
+        stopped?.reject(error);
         void slot.worker.terminate();
-      }, this.#options.deadlineMs);
+      }, runMs);
       slot.timer.unref();
       try {
         slot.worker.postMessage({ route: job.route, input: job.input });
