@@ -164,8 +164,7 @@ export type Admission =
       readonly kind: 'too_many_in_flight';
       readonly key: AdmittedKey;
       readonly window: RateWindow;
-      /** Null when the refusal was not recorded (`recordBusy: false`). */
-      readonly ledgerId: string | null;
+      readonly ledgerId: string;
       /** The plan's calls in flight at once, all of them taken. */
       readonly inFlight: number;
     };
@@ -194,11 +193,10 @@ export async function admit(
     requestId: string | null;
     plans: Readonly<Record<Tier, TierPlan>>;
     /**
-     * Whether a refusal for the key's calls in flight writes its ledger row (default).
-     * False when the caller will ask again once calls of its own have settled, so
-     * that the attempt still leaves one row.
+     * The key's calls this instance has answered whose commits have not landed yet:
+     * they still count in the key row's calls in flight, but have ended for the caller.
      */
-    recordBusy?: boolean;
+    answeredHere?: number;
   },
 ): Promise<Admission> {
   const { rows } = await db.query<{
@@ -224,7 +222,7 @@ export async function admit(
       attempt.price,
       attempt.requestId,
       limitsJson(attempt.plans),
-      attempt.recordBusy ?? true,
+      attempt.answeredHere ?? 0,
     ],
     'storefront_admit',
   );
@@ -249,8 +247,13 @@ export async function admit(
     resetSeconds: Math.max(1, Math.ceil(Number(row.reset ?? 60))),
   };
   if (busy) {
-    const ledgerId = row.id === null ? null : String(row.id);
-    return { kind: 'too_many_in_flight', key, window, ledgerId, inFlight: row.in_flight_cap ?? 0 };
+    return {
+      kind: 'too_many_in_flight',
+      key,
+      window,
+      ledgerId: String(row.id),
+      inFlight: row.in_flight_cap ?? 0,
+    };
   }
   const ledgerId = String(row.id);
   if (row.outcome === 'pending') {
@@ -276,8 +279,8 @@ function limitsJson(plans: Readonly<Record<Tier, TierPlan>>): string {
 
 /**
  * $1 key hash, $2 credits the call costs, $3 route, $4 price, $5 request id, $6 the
- * tiers' limits as JSON ({@link limitsJson}), $7 whether a refusal for the calls in
- * flight writes its ledger row. The key row is locked first (`k`);
+ * tiers' limits as JSON ({@link limitsJson}), $7 the key's calls this instance has
+ * answered and not yet committed (they no longer count as in flight). The key row is locked first (`k`);
  * everything after it reads the locked row's latest version (its window, balances and
  * calls in flight), so concurrent calls serialize on it. The order of the checks: the
  * rate window, then the money (a call nothing would pay for is told so, 402, rather
@@ -303,7 +306,7 @@ const ADMIT_SQL = `WITH k AS (
    ), pick AS (
      SELECT f.key_id, f.tier, f.hits, f.reset, CASE
          WHEN f.source IN ('sandbox', 'included', 'credits', 'unmetered')
-              AND f.in_flight >= f.in_flight_cap THEN 'too_many_in_flight'
+              AND f.in_flight - $7::int >= f.in_flight_cap THEN 'too_many_in_flight'
          ELSE f.source
        END AS source
        FROM funded f
@@ -332,7 +335,6 @@ const ADMIT_SQL = `WITH k AS (
             CASE WHEN p.source IS NULL OR p.source IN ('rate_limited', 'too_many_in_flight') THEN now() END,
             $5
        FROM pick p
-      WHERE p.source IS DISTINCT FROM 'too_many_in_flight' OR $7::boolean
      RETURNING id, source, outcome
    )
    SELECT k.key_id, k.tier, k.tail, k.credits, k.revoked_at, k.per_minute, k.in_flight_cap,

@@ -31,9 +31,6 @@ export function isCharged(route: RouteEntry<never>, outcome: WorkOutcome): boole
   return route.chargeRule === 'per-attempt';
 }
 
-/** Admissions a call refused for its calls in flight makes while its key's commits land. */
-const ADMIT_TRIES = 3;
-
 /** `Retry-After` of a call refused for the key's calls in flight (s). */
 const IN_FLIGHT_RETRY_SECONDS = 1;
 
@@ -62,8 +59,8 @@ export function buyRoutes(deps: AppDeps): Router {
   const terms = termsOf(deps);
   const base = deps.config.publicBaseUrl;
   const earlyStart = new EarlyStart(deps.earlyStart);
-  /** Key hash → the commits of its calls answered here and not yet written. */
-  const settling = new Map<string, Set<Promise<void>>>();
+  /** Key hash → its calls answered here whose commits have not landed yet. */
+  const answered = new Map<string, number>();
 
   /**
    * Start the work of one call of `route`. Early work (`early`) first lets the
@@ -146,29 +143,17 @@ export function buyRoutes(deps: AppDeps): Router {
     //    reaches the caller before the reservation.
     const keyHash = hashKey(bearer.key);
     const trusted = earlyStart.begin(keyHash);
-    const admitOnce = (recordBusy: boolean) =>
-      admit(deps.db, {
-        keyHash,
-        route: route.name,
-        price: price.amount,
-        credits: creditsFor(price.amount),
-        requestId: (res.locals.requestId as string | undefined) ?? null,
-        plans,
-        recordBusy,
-      });
-    // Calls of this key answered here and still being committed count in flight until
-    // their commit lands. Refused for its calls in flight while some are, the call waits
-    // for them and asks again (unrecorded until the last try), so a caller that sends
-    // its next call as soon as an answer arrives is not refused for a call that ended.
-    const admitting = (async () => {
-      for (let tries = 1; ; tries++) {
-        const committing = settling.get(keyHash);
-        const last = committing === undefined || tries === ADMIT_TRIES;
-        const admission = await admitOnce(last);
-        if (admission.kind !== 'too_many_in_flight' || last) return admission;
-        await Promise.all(committing);
-      }
-    })();
+    // This instance's answered calls of the key whose commits are still on their way
+    // have ended for the caller: they do not count against its calls in flight.
+    const admitting = admit(deps.db, {
+      keyHash,
+      route: route.name,
+      price: price.amount,
+      credits: creditsFor(price.amount),
+      requestId: (res.locals.requestId as string | undefined) ?? null,
+      plans,
+      answeredHere: answered.get(keyHash) ?? 0,
+    });
     const early = trusted === null ? null : work(route, params, trusted.metered, deadline, true);
     /** The work whose answer this call will give, once the admission has chosen it. */
     let current: Work | null = null;
@@ -302,23 +287,15 @@ export function buyRoutes(deps: AppDeps): Router {
     }
     const credits = reservation.source === 'credits' ? creditsFor(price.amount) : 0;
     res.setHeader('Storefront-Charge', `${reservation.source};credits=${credits}`);
-    // From here until its commit is written the call still counts in flight; the next
-    // call of the key can arrive before `finished` reports the answer written.
-    let committed: () => void = () => {};
-    const written = new Promise<void>((resolve) => {
-      committed = resolve;
-    });
-    let committing = settling.get(keyHash);
-    if (committing === undefined) {
-      committing = new Set();
-      settling.set(keyHash, committing);
-    }
-    const mine = committing;
-    mine.add(written);
-    void written.then(() => {
-      mine.delete(written);
-      if (mine.size === 0 && settling.get(keyHash) === mine) settling.delete(keyHash);
-    });
+    // From here until its commit lands the key row counts the call in flight, though
+    // the caller has its answer and may send the next call at once: admission takes
+    // this instance's answered calls off that count.
+    answered.set(keyHash, (answered.get(keyHash) ?? 0) + 1);
+    const committed = () => {
+      const left = (answered.get(keyHash) ?? 1) - 1;
+      if (left === 0) answered.delete(keyHash);
+      else answered.set(keyHash, left);
+    };
     sendJson(res, 200, body);
     const stopWatching = finished(res, (failure) => {
       stopWatching();
@@ -334,7 +311,7 @@ export function buyRoutes(deps: AppDeps): Router {
             }
           : { charged: true, outcome: 'delivered', error, upstreamStatus, receiptNonce },
       );
-      void settled.then(committed);
+      void settled.finally(committed);
     });
   });
   return router;
