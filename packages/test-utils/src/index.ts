@@ -16,3 +16,4 @@ export {
   runFolderFixtures,
   stableJson,
 } from './fixtures.js';
+export { scalingRatio } from './scaling.js';
