@@ -1,3 +1,6 @@
 import { storefrontProject } from '../../vitest.shared';
 
-export default storefrontProject('@storefront/server');
+export default storefrontProject('@storefront/server', {
+  // One migrated PGlite database per run, which each test database starts from.
+  globalSetup: ['./test/global-setup.ts'],
+});

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EarlyStart } from '../src/http/early-start.js';
 import { mintKey } from '../src/metering/keys.js';
 import {
@@ -133,6 +133,8 @@ describe('the key door with early work (loopback site)', () => {
   });
 
   const hitsOf = (path: string) => site.hits.get(path) ?? 0;
+  /** Fetches of `url` the app has started (counted when started, not when they land). */
+  const fetchesOf = (url: string) => t.fetches.filter((f) => f.url === url).length;
 
   /** Wait until `path` has been requested `n` times (a discarded request may land late). */
   async function hitsReach(path: string, n: number): Promise<number> {
@@ -164,10 +166,12 @@ describe('the key door with early work (loopback site)', () => {
     expect(third.status).toBe(402);
     expect(third.body.error).toBe('insufficient_credits');
     expect(await hitsReach(page, start + 3)).toBe(start + 3);
-    // After that refusal the key waits for its admission again: no request at all.
+    // After that refusal the key waits for its admission again: no request at all. Work
+    // started early is started before the admission answers, so none was started here.
+    const fetched = fetchesOf(markdown.url);
     const fourth = await buy(t.app, '/buy/markdown', markdown, key.key);
     expect(fourth.status).toBe(402);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(fetchesOf(markdown.url)).toBe(fetched);
     expect(hitsOf(page)).toBe(start + 3);
 
     expect(await creditsOf(t.app, key.keyId)).toBe(0);
@@ -185,6 +189,7 @@ describe('the key door with early work (loopback site)', () => {
     const minted = await request(t.app).post('/api/dev/keys?live=false').expect(201);
     const key = minted.body.key as string;
     const start = hitsOf(page);
+    const fetched = fetchesOf(site.url(page));
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       statuses.push((await buy(t.app, '/buy/metadata', { url: site.url(page) }, key)).status);
@@ -193,7 +198,8 @@ describe('the key door with early work (loopback site)', () => {
     const served = statuses.filter((s) => s === 200).length;
     expect(served).toBeGreaterThanOrEqual(5);
     if (served === 5) expect(statuses[5]).toBe(429);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Only the served calls started a fetch, and each of them has landed.
+    expect(fetchesOf(site.url(page))).toBe(fetched + served);
     expect(hitsOf(page)).toBe(start + served);
   });
 
@@ -207,10 +213,16 @@ describe('the key door with early work (loopback site)', () => {
 
     // The key is trusted, so the second call's work starts; its admission is refused
     // long before the page arrives, and the page never reaches a thread.
+    const fetched = t.fetches.length;
     const second = await buy(t.app, '/buy/markdown', target, key.key);
     expect(second.status).toBe(402);
     expect(second.body.error).toBe('insufficient_credits');
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Wait for the early fetch to end (the page arrives), then for whatever that
+    // settles in the app, which runs no I/O before a hand-off to a thread.
+    const early = t.fetches.slice(fetched);
+    expect(early.map((f) => f.url)).toStrictEqual([target.url]);
+    await Promise.all(early.map((f) => f.done));
+    await new Promise((resolve) => setImmediate(resolve));
     expect(t.pool.stats).toMatchObject({ started, busy: 0, queued: 0 });
     expect((await ledgerOf(t.app, key.keyId)).map((r) => [r.outcome, r.charged])).toStrictEqual([
       ['delivered', true],
@@ -243,15 +255,24 @@ describe('the key door with early work (loopback site)', () => {
       .send({ credits: 100 })
       .expect(200);
     const target = encodeURIComponent(`http://${slowOrigin}/page`);
-    await callAndHangUp(`${base}/buy/fetch?url=${target}`, key.key, 100);
+    // The caller hangs up once its call is admitted (its ledger row is there), which is
+    // before the 400 ms page arrives.
+    await callAndHangUp(`${base}/buy/fetch?url=${target}`, key.key, () =>
+      vi.waitFor(async () => expect(await ledgerOf(t.app, key.keyId)).toHaveLength(1), {
+        timeout: 20_000,
+        interval: 10,
+      }),
+    );
 
     // The work goes on after the caller left; the call ends released, not charged.
-    const deadline = Date.now() + 5000;
     let rows = await ledgerOf(t.app, key.keyId);
-    while (rows.some((r) => r.outcome === 'pending') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      rows = await ledgerOf(t.app, key.keyId);
-    }
+    await vi.waitFor(
+      async () => {
+        rows = await ledgerOf(t.app, key.keyId);
+        expect(rows.some((r) => r.outcome === 'pending')).toBe(false);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
     expect(rows.map((r) => [r.route, r.outcome, r.charged, r.error])).toStrictEqual([
       ['fetch', 'failed', false, 'client_closed'],
     ]);

@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { createSigner, generatePrivateKey } from '@storefront/attest';
 import { createFetcher } from '@storefront/safe-fetch';
 import { pino } from 'pino';
+import { inject } from 'vitest';
 import { type AppDeps, createApp } from '../src/app.js';
 import { DEFAULT_CALL_DEADLINE_MS } from '../src/config.js';
-import { type Database, openDatabase } from '../src/db/database.js';
+import { type Database, openDatabase, pgliteDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { registerSigner } from '../src/db/signer-keys.js';
 import { Settlements } from '../src/metering/settlements.js';
 import { inlineCompute } from '../src/work/compute.js';
+import { PGLITE_SCHEMA } from './global-setup.js';
 
 /** PostgreSQL when DATABASE_URL is set (CI), else in-memory PGlite. */
 export const DATABASE_URL = process.env.DATABASE_URL?.trim() || null;
@@ -21,14 +24,38 @@ export function uniqueSchema(): string {
   return `t_${randomBytes(6).toString('hex')}`;
 }
 
-/** A fresh, empty database: its own schema on PostgreSQL, or a new in-memory PGlite. */
-export async function testDatabase(): Promise<{
+const templates = new Map<string, Blob>();
+
+/** A PGlite database dump made once per run by `global-setup.ts`, read once per file. */
+function pgliteTemplate(which: 'empty' | 'migrated'): Blob {
+  const paths = inject('pgliteTemplates');
+  if (paths === null) throw new Error('No PGlite templates: DATABASE_URL was set at start-up');
+  let blob = templates.get(which);
+  if (blob === undefined) {
+    blob = new Blob([readFileSync(paths[which])]);
+    templates.set(which, blob);
+  }
+  return blob;
+}
+
+/**
+ * A fresh database: its own schema on PostgreSQL, or a new in-memory PGlite started
+ * from the run's template (empty, or with every migration applied when `migrated`).
+ */
+export async function testDatabase({ migrated = false } = {}): Promise<{
   db: Database;
   schema: string;
   dispose: () => Promise<void>;
 }> {
-  const schema = uniqueSchema();
-  const db = await openDatabase({ url: DATABASE_URL, dataDir: null, schema, maxConnections: 4 });
+  const schema = DATABASE_URL === null ? PGLITE_SCHEMA : uniqueSchema();
+  const db =
+    DATABASE_URL === null
+      ? await pgliteDatabase(
+          new PGlite({ loadDataDir: pgliteTemplate(migrated ? 'migrated' : 'empty') }),
+          schema,
+        )
+      : await openDatabase({ url: DATABASE_URL, dataDir: null, schema, maxConnections: 4 });
+  if (migrated) await migrate(db);
   return {
     db,
     schema,
@@ -61,8 +88,7 @@ export async function testApp(
   overrides: Partial<AppDeps> = {},
   config: Partial<AppDeps['config']> = {},
 ) {
-  const { db, dispose } = await testDatabase();
-  await migrate(db);
+  const { db, dispose } = await testDatabase({ migrated: true });
   const signer = createSigner(generatePrivateKey());
   await registerSigner(db, signer.address, signer.keyId);
   const fetcher = createFetcher();

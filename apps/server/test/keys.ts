@@ -18,6 +18,11 @@ export interface RouteApp {
   readonly publicBaseUrl: string;
   /** The app's product threads. */
   readonly pool: ProductPool;
+  /**
+   * Every fetch the app started, in order, with its result: a test proves that no
+   * request went out by this list, at once, instead of waiting to see none arrive.
+   */
+  readonly fetches: { readonly url: string; readonly done: Promise<unknown> }[];
   dispose(): Promise<void>;
 }
 
@@ -26,9 +31,18 @@ export interface RouteApp {
  * entries of `alsoAllow`) and with `ADMIN_TOKEN`.
  */
 export async function routeApp(site: Site, alsoAllow: readonly string[] = []): Promise<RouteApp> {
-  const fetcher: Fetcher = createFetcher({
+  const real: Fetcher = createFetcher({
     testOnlyAllow: [site.allow, ...alsoAllow].join(','),
   });
+  const fetches: { url: string; done: Promise<unknown> }[] = [];
+  const fetcher: Fetcher = {
+    fetch(url, init) {
+      const done = real.fetch(url, init);
+      fetches.push({ url, done: done.catch(() => {}) });
+      return done;
+    },
+    close: () => real.close(),
+  };
   // The products run on real product threads, as in the server.
   const pool = new ProductPool({
     threads: 2,
@@ -45,6 +59,7 @@ export async function routeApp(site: Site, alsoAllow: readonly string[] = []): P
     signerAddress: t.signer.address,
     publicBaseUrl: t.deps.config.publicBaseUrl,
     pool,
+    fetches,
     async dispose() {
       await pool.close();
       await fetcher.close();
@@ -167,14 +182,20 @@ export function buy(
 }
 
 /**
- * GET `url` on a listening server with the key, and hang up after `afterMs` unless the
- * answer came first. Resolves once the request has ended either way.
+ * GET `url` on a listening server with the key, and hang up once `hangUp` resolves (or
+ * after `hangUp` ms) unless the answer came first. Resolves once the request has ended
+ * either way.
  */
-export function callAndHangUp(url: string, key: string, afterMs: number): Promise<void> {
+export function callAndHangUp(
+  url: string,
+  key: string,
+  hangUp: number | (() => Promise<unknown>),
+): Promise<void> {
   return new Promise<void>((resolve) => {
     const req = http.get(url, { headers: { authorization: `Bearer ${key}` } });
     req.on('error', () => resolve());
     req.on('response', () => resolve());
-    setTimeout(() => req.destroy(), afterMs);
+    if (typeof hangUp === 'number') setTimeout(() => req.destroy(), hangUp);
+    else void hangUp().then(() => req.destroy());
   });
 }

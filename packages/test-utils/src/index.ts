@@ -17,3 +17,4 @@ export {
   stableJson,
 } from './fixtures.js';
 export { hostilePage } from './hostile.js';
+export { scalingRatio } from './scaling.js';

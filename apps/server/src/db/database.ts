@@ -41,12 +41,16 @@ export interface DatabaseOptions {
 
 /** Open PostgreSQL when a URL is given, else embedded PGlite. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
+  if (options.schema !== undefined) checkSchemaName(options.schema);
+  return options.url === null ? openPglite(options) : openPostgres(options.url, options);
+}
+
+function checkSchemaName(schema: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(
-      `Expected a schema name of lower-case letters, digits and _, got \`${options.schema}\``,
+      `Expected a schema name of lower-case letters, digits and _, got \`${schema}\``,
     );
   }
-  return options.url === null ? openPglite(options) : openPostgres(options.url, options);
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
@@ -103,12 +107,19 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     dir = join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
-  const db = dir === undefined ? new PGlite() : new PGlite(dir);
+  return pgliteDatabase(dir === undefined ? new PGlite() : new PGlite(dir), options.schema);
+}
+
+/**
+ * The {@link Database} over a PGlite instance, in `schema` when given (created when
+ * missing). Tests use it to start each database from one migrated copy
+ * (`new PGlite({ loadDataDir })`) instead of a new one.
+ */
+export async function pgliteDatabase(db: PGlite, schema?: string): Promise<Database> {
+  if (schema !== undefined) checkSchemaName(schema);
   await db.waitReady;
-  if (options.schema) {
-    await db.exec(
-      `CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`,
-    );
+  if (schema) {
+    await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
   }
 
   const on = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
