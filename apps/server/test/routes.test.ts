@@ -992,10 +992,8 @@ describe('response shapes', () => {
   });
 
   it('/buy/headers audits the head of a page whose body never ends, without waiting for it', async () => {
-    const started = performance.now();
+    // Reading the body would end at the 5 s fetch deadline as a `timeout` failure.
     const res = await buy(t.app, '/buy/headers', { url: site.url('/stalled') }, enterprise.key);
-    // Reading the body would end at the 5 s fetch deadline, as `upstream_timeout`.
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ ok: true, url: site.url('/stalled'), status: 200 });
     expect(res.body.data.serverBanner).toBe('stalling/1.0');

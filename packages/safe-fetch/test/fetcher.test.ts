@@ -181,9 +181,8 @@ describe('body: false', () => {
   it('answers a GET with the head only, without waiting for the body', async () => {
     const quick = createFetcher({ testOnlyAllow: fixture.allow, timeoutMs: 400 });
     try {
-      const started = performance.now();
+      // Waiting for the body would end at the 400 ms deadline as a `timeout` failure.
       const head = await quick.fetch(fixture.url('/to-stall'), { body: false });
-      expect(performance.now() - started).toBeLessThan(300);
       expect(head).toMatchObject({
         ok: true,
         doc: {

@@ -263,11 +263,11 @@ describe.concurrent('body cap', () => {
     const defaults = createFetcher({ testOnlyAllow: fixture.allow, timeoutMs: 3000 });
     try {
       const before = process.memoryUsage().rss;
-      const [result, elapsed] = await timed(defaults.fetch(fixture.url('/gzip-bomb')));
+      // Done within the 3 s deadline, or the result would be a `timeout` failure.
+      const result = await defaults.fetch(fixture.url('/gzip-bomb'));
       const grown = process.memoryUsage().rss - before;
       expect(result).toMatchObject({ ok: true, doc: { truncated: true } });
       if (result.ok) expect(result.doc.bytes.length).toBe(DEFAULT_MAX_BODY_BYTES);
-      expect(elapsed).toBeLessThan(2000);
       // The result holds 10 MiB; decoding the whole bomb would need 1 GiB.
       expect(grown).toBeLessThan(256 * MiB);
     } finally {

@@ -150,10 +150,9 @@ describe('redirects', () => {
   });
 
   it('drops the body of a redirect without reading it, even one that never ends', async () => {
-    const started = performance.now();
+    // Reading the redirect's body would end at the fetch deadline as a `timeout` failure.
     const result = await fetcher.fetch(fixture.url('/dripping-redirect'));
     expect(result).toMatchObject({ ok: true, doc: { url: fixture.url('/final') } });
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('returns a redirect status without Location as the document', async () => {
