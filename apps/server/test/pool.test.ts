@@ -274,13 +274,18 @@ describe('a hostile page through the key door', () => {
   it('answers 503 page_too_complex, charges nothing, and other calls go on meanwhile', async () => {
     const key = await prepaidKey(t.app, 100);
     const order: string[] = [];
+    const started = pool.stats.started;
     const [markdown, notarize] = await Promise.all([
       buy(t.app, '/buy/markdown', { url: `${base}/deep` }, key.key).then((res) => {
         order.push('markdown');
         return res;
       }),
       // Sent once the page is on its thread: answered while the thread still parses it.
-      new Promise((resolve) => setTimeout(resolve, 100))
+      vi
+        .waitFor(() => expect(pool.stats.started).toBe(started + 1), {
+          interval: 5,
+          timeout: 15_000,
+        })
         .then(() => buy(t.app, '/buy/notarize', { content: 'still served' }, key.key))
         .then((res) => {
           order.push('notarize');
@@ -318,8 +323,14 @@ describe('a hostile page through the key door', () => {
     try {
       const started = pool.stats.started;
       // The hostile page holds the only thread until its 0.3 s deadline.
-      const hostile = buy(t.app, '/buy/markdown', { url: `${base}/deep` }, key.key);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // `then` sends it now (a supertest request waits for its first `then`).
+      const hostile = buy(t.app, '/buy/markdown', { url: `${base}/deep` }, key.key).then(
+        (res) => res,
+      );
+      await vi.waitFor(() => expect(pool.stats.started).toBe(started + 1), {
+        interval: 5,
+        timeout: 15_000,
+      });
       // This caller's page waits behind it; the caller hangs up meanwhile.
       const target = encodeURIComponent(`${base}/article`);
       await callAndHangUp(`${doorUrl}/buy/markdown?url=${target}`, key.key, 100);
