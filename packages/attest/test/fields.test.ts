@@ -1,3 +1,4 @@
+import { edited } from '@storefront/test-utils';
 import { describe, expect, it } from 'vitest';
 import { checkFields, ENVELOPE_FIELDS, verifyReceipt } from '../src/index.js';
 import { TEST_ADDRESS } from './helpers.js';
@@ -27,28 +28,6 @@ const EXPECTED: Readonly<Record<string, [string, boolean | null]>> = {
   availability: ['availability', true],
   validate: ['validate', true],
 };
-
-/** Change a value so that it differs (and keeps its key): numbers, strings, flags, first items. */
-function mutate(value: unknown): unknown {
-  if (typeof value === 'number') return value + 1;
-  if (typeof value === 'string') return `${value}x`;
-  if (typeof value === 'boolean') return !value;
-  if (value === null) return 'x';
-  if (Array.isArray(value))
-    return value.length === 0 ? ['x'] : [mutate(value[0]), ...value.slice(1)];
-  const record = value as Body;
-  const first = Object.keys(record)[0];
-  return first === undefined ? { x: 1 } : { ...record, [first]: mutate(record[first]) };
-}
-
-/** A copy of `result` with the field at `path` (`key` or `data.key`) mutated. */
-function edited(result: Body, path: string): Body {
-  const copy = structuredClone(result);
-  const [head, inner] = path.split('.') as [string, string | undefined];
-  if (inner === undefined) copy[head] = mutate(copy[head]);
-  else (copy[head] as Body)[inner] = mutate((copy[head] as Body)[inner]);
-  return copy;
-}
 
 /** The covered fields a result restates in `text` (not `text` and the envelope themselves). */
 function restated(covered: readonly string[]): string[] {

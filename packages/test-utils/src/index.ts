@@ -17,4 +17,5 @@ export {
   stableJson,
 } from './fixtures.js';
 export { hostilePage } from './hostile.js';
+export { edited, mutate } from './mutate.js';
 export { scalingRatio } from './scaling.js';
