@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
  * from `--url` or `STOREFRONT_URL`. Exit status: 0 ok, 1 the call failed, 2 usage.
  */
 
-const USAGE = `Usage: pnpm admin <command> [options]
+const USAGE = `Usage: npx -y pnpm@10.34.9 admin <command> [options]   (from the repository root)
 
 Commands:
   key <keyId>                      show a key: env, tier, balance, usage, revocation
@@ -71,7 +71,7 @@ async function runAdmin(argv: readonly string[], io: AdminIo): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`error: ${error.message}\nRun \`pnpm admin help\` for usage.\n`);
+      io.stderr(`error: ${error.message}\nRun \`npx -y pnpm@10.34.9 admin help\` for usage.\n`);
       return EXIT.usage;
     }
     // A refused or failed call (CallError), or anything unforeseen: one line, exit 1.

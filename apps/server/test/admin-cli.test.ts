@@ -148,7 +148,7 @@ describe('pnpm admin: usage', () => {
     ]);
     for (const run of [help, flag, bare]) {
       expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/^Usage: pnpm admin <command>/);
+      expect(run.stdout).toMatch(/^Usage: npx -y pnpm@10.34.9 admin <command>/);
       for (const command of ['key', 'credits', 'tier', 'revoke', 'ledger', 'help']) {
         expect(run.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
       }
