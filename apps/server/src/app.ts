@@ -52,7 +52,7 @@ export interface AppDeps {
 }
 
 /** The smallest answer sent compressed (bytes); below it the encoding costs more than it saves. */
-export const COMPRESS_FROM_BYTES = 1024;
+export const COMPRESS_FROM_BYTES = 16 * 1024;
 
 /** Build the Express app; it never listens (tests call it in-process). */
 export function createApp(deps: AppDeps): Express {
@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps): Express {
 
   // Cross-origin reads of the public routes; preflights end here, before any door.
   app.use(cors());
-  // Answers of 1 KiB and more go out compressed when the client accepts gzip or br.
+  // Answers of 16 KiB and more go out compressed when the client accepts gzip or br.
   app.use(compression({ threshold: COMPRESS_FROM_BYTES }));
   // Only GET reaches a `/buy/*` route: HEAD and every other method end here with 405.
   app.all('/buy/:product', getOnly([...REGISTRY.map((route) => route.name), 'signal']));

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPRESS_FROM_BYTES } from '../src/app.js';
 import { readParams } from '../src/http/params.js';
 import { REGISTRY } from '../src/registry/index.js';
 import type { RouteEntry } from '../src/registry/types.js';
@@ -237,7 +238,7 @@ describe('compressed answers', () => {
       expect(plain.status).toBe(200);
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
-      expect(plain.body.length).toBeGreaterThan(1024);
+      expect(plain.body.length).toBeGreaterThan(COMPRESS_FROM_BYTES);
 
       const credits = await creditsOf(t.app, key.keyId);
       const packed = await raw(path, 'GET', { ...auth, 'accept-encoding': encoding });
@@ -266,7 +267,7 @@ describe('compressed answers', () => {
   it('a small answer stays as it is', async () => {
     const res = await raw(tablePath, 'GET', { 'accept-encoding': 'gzip' });
     expect(res.status).toBe(400);
-    expect(res.body.length).toBeLessThan(1024);
+    expect(res.body.length).toBeLessThan(COMPRESS_FROM_BYTES);
     expect(res.headers['content-encoding']).toBeUndefined();
   });
 });
