@@ -53,13 +53,15 @@ function fastest(work: () => unknown, runs = 3): number {
 
 describe('bounds of the shared parse and walks', () => {
   test.each(Object.keys(SHAPES))(
-    '%s cost linear time: twice the page, at most three times the time to parse and to walk',
+    '%s cost linear time: four times the page, at most eight times the time to parse and to walk',
     (name) => {
       const shape = SHAPES[name] as (n: number) => string;
-      const n = 40_000;
+      // Four times the size: linear work takes about 4 times as long, quadratic 16; the
+      // bound of 8 sits far from both, so a busy machine's noise cannot decide the test.
+      const n = 25_000;
       // Warm up, so the first size does not pay for compiling the code.
       walks(parsed(shape(n / 4)));
-      const [small, large] = [shape(n), shape(2 * n)];
+      const [small, large] = [shape(n), shape(4 * n)];
       const parse = fastest(() => parsed(large)) / fastest(() => parsed(small));
       const [smallPage, largePage] = [parsed(small), parsed(large)];
       // The walks take tens of milliseconds: three in a row per sample, five samples.
@@ -67,7 +69,7 @@ describe('bounds of the shared parse and walks', () => {
         for (let i = 0; i < 3; i++) walks(page);
       };
       const walk = fastest(thrice(largePage), 5) / fastest(thrice(smallPage), 5);
-      expect({ parse: parse < 3, walk: walk < 3 }).toStrictEqual({ parse: true, walk: true });
+      expect({ parse: parse < 8, walk: walk < 8 }).toStrictEqual({ parse: true, walk: true });
     },
     120_000,
   );
