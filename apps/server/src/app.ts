@@ -6,14 +6,12 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { cors } from './http/cors.js';
-import type { EarlyStartLimits } from './http/early-start.js';
 import { getOnly } from './http/methods.js';
 import type { Settlements } from './metering/settlements.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
 import { REGISTRY } from './registry/index.js';
-import type { Compute } from './registry/types.js';
 import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
 import { buyRoutes } from './routes/buy.js';
@@ -21,6 +19,7 @@ import { devKeyRoutes } from './routes/dev-keys.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { healthRoutes } from './routes/health.js';
 import { signalRoutes } from './routes/signal.js';
+import type { Compute } from './work/compute.js';
 
 /** Everything the app needs, built by `main` (or by a test). */
 export interface AppDeps {
@@ -44,11 +43,6 @@ export interface AppDeps {
   readonly settlements: Settlements;
   /** Where routes run their CPU-bound work: the product threads, or inline. */
   readonly compute: Compute;
-  /**
-   * Which calls start their work during admission (`EARLY_START_LIMITS` when absent;
-   * `perKey: 0` turns early starts off, as a benchmark does to measure them).
-   */
-  readonly earlyStart?: EarlyStartLimits;
 }
 
 /** The smallest answer sent compressed (bytes); below it the encoding costs more than it saves. */

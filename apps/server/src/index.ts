@@ -2,5 +2,4 @@ export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { type Database, openDatabase } from './db/database.js';
 export { migrate } from './db/migrate.js';
-export { EARLY_START_LIMITS, type EarlyStartLimits } from './http/early-start.js';
 export { type RunningServer, type StartOptions, startServer } from './server.js';

@@ -9,7 +9,6 @@ import { type Config, defaultBaseUrl } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
-import type { EarlyStartLimits } from './http/early-start.js';
 import { Settlements } from './metering/settlements.js';
 import { sweepAbandoned } from './metering/store.js';
 import { ssrfSelfCheck } from './self-check.js';
@@ -35,8 +34,6 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** Database schema (tests use one per run); default the connection's own. */
   readonly schema?: string;
-  /** Which calls start their work during admission (`AppDeps.earlyStart`). */
-  readonly earlyStart?: EarlyStartLimits;
 }
 
 /**
@@ -114,7 +111,6 @@ export async function startServer(
       clock: () => new Date(),
       settlements,
       compute: pool?.compute ?? inlineCompute,
-      ...(options.earlyStart === undefined ? {} : { earlyStart: options.earlyStart }),
     });
     server.on('request', app);
 

@@ -5,8 +5,11 @@ import { createFetcher } from '@storefront/safe-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComputeLimitError, callDeadline } from '../src/work/limits.js';
 import { ProductPool } from '../src/work/pool.js';
-import { silentLogger, testApp } from './helpers.js';
+import { pageInput, productTask, silentLogger, testApp } from './helpers.js';
 import { ADMIN_TOKEN, buy, prepaidKey } from './keys.js';
+
+/** The markdown route's product, as the pool runs it. */
+const MARKDOWN = productTask('markdown');
 
 /**
  * The call budget of these tests. Small, so that a test of the bound stays short; the
@@ -183,16 +186,16 @@ describe('ProductPool and a call deadline', () => {
   it("stops a running task at its call's deadline, and a queued one too", async () => {
     const started = pool.stats.started;
     const deadline = callDeadline(300);
-    const input = { doc, params: { url: doc.url } };
+    const input = pageInput(doc, { url: doc.url });
     // Both outcomes are caught at once: the two end at the same moment.
     const outcome = (task: Promise<unknown>) =>
       task.then(
         () => null,
         (e: unknown) => e,
       );
-    const running = outcome(pool.compute('markdown', input, undefined, deadline));
+    const running = outcome(pool.compute(MARKDOWN, input, undefined, deadline));
     // Queued behind it on the only thread: its call's budget ends while it waits.
-    const queued = outcome(pool.compute('markdown', input, undefined, deadline));
+    const queued = outcome(pool.compute(MARKDOWN, input, undefined, deadline));
     for (const error of await Promise.all([running, queued])) {
       expect(error).toBeInstanceOf(ComputeLimitError);
       expect(error).toMatchObject({
@@ -206,7 +209,7 @@ describe('ProductPool and a call deadline', () => {
 
   it('refuses a task whose call has no time left', async () => {
     const spent = callDeadline(100, performance.now() - 200);
-    await expect(pool.compute('markdown', {}, undefined, spent)).rejects.toBeInstanceOf(
+    await expect(pool.compute(MARKDOWN, pageInput(doc, {}), undefined, spent)).rejects.toBeInstanceOf(
       ComputeLimitError,
     );
   });

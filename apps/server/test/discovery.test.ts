@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY } from '../src/registry/index.js';
-import type { RouteEntry } from '../src/registry/types.js';
+import type { AnyRoute } from '../src/registry/types.js';
 import { testApp } from './helpers.js';
 
 type Body = Record<string, unknown>;
@@ -36,7 +36,7 @@ function dollarString(amount: number): string {
 }
 
 /** A route's price points as discovery lists them. */
-function expectedPrices(route: RouteEntry<never>) {
+function expectedPrices(route: AnyRoute) {
   return route.prices.map((price) => ({
     tier: price.tier,
     amount: String(price.amount),
@@ -216,7 +216,7 @@ describe('the 402 challenge', () => {
     expect(res.body.message).toBeTypeOf('string');
     const accepts = res.body.accepts as Body[];
     expect(accepts).toHaveLength(1);
-    const markdown = REGISTRY.find((route) => route.name === 'markdown') as RouteEntry<never>;
+    const markdown = REGISTRY.find((route) => route.name === 'markdown') as AnyRoute;
     expect(accepts[0]).toMatchObject({
       scheme: 'exact',
       network: 'eip155:8453',

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorStatus } from '../src/http/error-status.js';
 import { errorHandler } from '../src/middleware/errors.js';
 import { REGISTRY } from '../src/registry/index.js';
-import type { RouteEntry, WorkOutcome } from '../src/registry/types.js';
-import { refusedStatus } from '../src/routes/buy.js';
+import { refusedStatus } from '../src/pipeline/charge.js';
+import type { WorkOutcome } from '../src/pipeline/outcome.js';
+import type { AnyRoute } from '../src/registry/types.js';
 import { silentLogger, testApp } from './helpers.js';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -71,7 +72,7 @@ describe('one HTTP status per error code', () => {
         expect(thrown.body.error).toBe(code);
       }
 
-      for (const route of REGISTRY as readonly RouteEntry<never>[]) {
+      for (const route of REGISTRY as readonly AnyRoute[]) {
         const responses = openapi.paths[route.path]?.get.responses as Record<string, unknown>;
         const beforeCharging = route.chargeRule === 'before-charging';
         const failureStatus = (catalog.routes as { name: string; failureStatus: number }[]).find(
@@ -98,14 +99,14 @@ describe('one HTTP status per error code', () => {
   );
 
   it('lists not_found as 404 exactly on the routes that answer it', () => {
-    for (const route of REGISTRY as readonly RouteEntry<never>[]) {
+    for (const route of REGISTRY as readonly AnyRoute[]) {
       const responses = openapi.paths[route.path]?.get.responses as Record<string, unknown>;
       expect(responses['404'] !== undefined, route.name).toBe(route.notFound !== undefined);
       if (route.notFound !== undefined)
         expect(codesIn(responses['404'])).toStrictEqual(['not_found']);
     }
     expect(
-      (REGISTRY as readonly RouteEntry<never>[]).filter((r) => r.notFound).map((r) => r.name),
+      (REGISTRY as readonly AnyRoute[]).filter((r) => r.notFound).map((r) => r.name),
     ).toStrictEqual(['table', 'validate']);
   });
 

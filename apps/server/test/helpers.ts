@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createSigner, generatePrivateKey } from '@storefront/attest';
+import type { FetchedDocument } from '@storefront/core';
 import { createFetcher } from '@storefront/safe-fetch';
 import { pino } from 'pino';
 import { inject } from 'vitest';
@@ -13,7 +14,8 @@ import { type Database, openDatabase, pgliteDatabase } from '../src/db/database.
 import { migrate } from '../src/db/migrate.js';
 import { registerSigner } from '../src/db/signer-keys.js';
 import { Settlements } from '../src/metering/settlements.js';
-import { inlineCompute } from '../src/work/compute.js';
+import { REGISTRY } from '../src/registry/index.js';
+import { inlineCompute, type ProductTask, taskOf } from '../src/work/compute.js';
 import { PGLITE_SCHEMA } from './global-setup.js';
 
 /** PostgreSQL when DATABASE_URL is set (CI), else in-memory PGlite. */
@@ -133,4 +135,16 @@ export async function testApp(
 
 export function tempDir(prefix = 'storefront-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A route's product task, as a test hands it to a pool or to `inlineCompute`. */
+export function productTask(name: string): ProductTask<unknown, { ok: boolean }> {
+  const route = REGISTRY.find((entry) => entry.name === name);
+  if (route === undefined) throw new Error(`No route \`${name}\``);
+  return taskOf(route) as ProductTask<unknown, { ok: boolean }>;
+}
+
+/** The product input of a route that reads one page. */
+export function pageInput(doc: FetchedDocument, params: unknown): unknown {
+  return { params, source: { kind: 'page', doc }, baseUrl: 'http://127.0.0.1:3000' };
 }

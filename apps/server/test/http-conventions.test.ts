@@ -5,9 +5,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPRESS_FROM_BYTES } from '../src/app.js';
-import { readParams } from '../src/http/params.js';
+import { readParams } from '../src/pipeline/params.js';
 import { REGISTRY } from '../src/registry/index.js';
-import type { RouteEntry } from '../src/registry/types.js';
+import type { AnyRoute } from '../src/registry/types.js';
 import {
   ADMIN_TOKEN,
   buy,
@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 /** Valid parameters for every paid route: a GET with them is admitted and charged. */
-function queryFor(route: RouteEntry<never>): Query {
+function queryFor(route: AnyRoute): Query {
   const url = site.url('/product');
   const queries: Readonly<Record<string, Query>> = {
     extract: { url, schema: 'name' },
@@ -57,7 +57,7 @@ function queryFor(route: RouteEntry<never>): Query {
   return queries[route.name] ?? { url };
 }
 
-function pathOf(route: RouteEntry<never>): string {
+function pathOf(route: AnyRoute): string {
   return `${route.path}?${new URLSearchParams(queryFor(route)).toString()}`;
 }
 
@@ -99,7 +99,7 @@ describe('methods on /buy/*', () => {
       const before = await stateOf(t.app, key.keyId);
       for (const route of [
         ...REGISTRY,
-        { path: '/buy/signal', name: 'signal' } as RouteEntry<never>,
+        { path: '/buy/signal', name: 'signal' } as AnyRoute,
       ]) {
         const path = route.name === 'signal' ? route.path : pathOf(route);
         const res = await raw(path, method, { authorization: `Bearer ${key.key}` });

@@ -4,12 +4,17 @@ import type { AddressInfo } from 'node:net';
 import type { FetchedDocument } from '@storefront/core';
 import { createFetcher } from '@storefront/safe-fetch';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { COMPUTE, inlineCompute } from '../src/work/compute.js';
+import { runsOnThread } from '../src/pipeline/work.js';
+import { REGISTRY } from '../src/registry/index.js';
+import { inlineCompute } from '../src/work/compute.js';
 import { ComputeCancelledError, ComputeLimitError } from '../src/work/limits.js';
 import { ProductPool } from '../src/work/pool.js';
-import { testApp } from './helpers.js';
+import { pageInput, productTask, testApp } from './helpers.js';
 import { ADMIN_TOKEN, buy, callAndHangUp, creditsOf, ledgerOf, prepaidKey } from './keys.js';
 import { fixturePage } from './site.js';
+
+/** The markdown route's product, as the pool runs it. */
+const MARKDOWN = productTask('markdown');
 
 /** A pino-shaped logger that keeps what the pool reports. */
 function recordingLogger() {
@@ -64,16 +69,16 @@ describe('ProductPool', () => {
   });
 
   it('gives what the route gives inline, computed on a thread', async () => {
-    const input = { doc: article, params: { url: article.url } };
-    const running = pool.compute('markdown', input);
+    const input = pageInput(article, { url: article.url });
+    const running = pool.compute(MARKDOWN, input);
     expect(pool.stats).toStrictEqual({ threads: 1, busy: 0, queued: 1, started: 0 });
     const onThread = await running;
-    expect(onThread).toStrictEqual(await inlineCompute('markdown', input));
+    expect(onThread).toStrictEqual(await inlineCompute(MARKDOWN, input));
     expect((onThread as { ok: boolean }).ok).toBe(true);
   });
 
   it('names a compute for every route that parses a body, and none for the head-only audit', () => {
-    expect([...COMPUTE.keys()].sort()).toStrictEqual([
+    expect(REGISTRY.filter(runsOnThread).map((route) => route.name).sort()).toStrictEqual([
       'diff',
       'extract',
       'feed',
@@ -92,7 +97,7 @@ describe('ProductPool', () => {
     await Promise.all(
       [0, 1, 2, 3, 4, 5].map((n) =>
         pool
-          .compute('markdown', { doc: documentOf(`<h1>Page ${n}</h1>`), params: {} })
+          .compute(MARKDOWN, pageInput(documentOf(`<h1>Page ${n}</h1>`), {}))
           .then(() => done.push(n)),
       ),
     );
@@ -100,20 +105,20 @@ describe('ProductPool', () => {
   });
 
   it('passes a throw back as an error and keeps the thread', async () => {
-    await expect(pool.compute('no-such-route', {})).rejects.toThrow(
-      'No compute for route `no-such-route`',
+    await expect(pool.compute({ name: 'no-such-route', run: () => null }, {})).rejects.toThrow(
+      'No product task `no-such-route`',
     );
-    const after = (await pool.compute('markdown', { doc: article, params: {} })) as { ok: boolean };
+    const after = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
     expect(after.ok).toBe(true);
     expect(log.lines).toStrictEqual([]);
   });
 
   it('refuses input it cannot hand to a thread, and keeps going', async () => {
-    await expect(pool.compute('markdown', { doc: article, params: () => 1 })).rejects.toThrow(
+    await expect(pool.compute(MARKDOWN, pageInput(article, () => 1))).rejects.toThrow(
       /could not be cloned/,
     );
     expect(pool.stats.busy).toBe(0);
-    const after = (await pool.compute('markdown', { doc: article, params: {} })) as { ok: boolean };
+    const after = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
     expect(after.ok).toBe(true);
   });
 });
@@ -130,8 +135,8 @@ describe('ProductPool bounds', () => {
       options: { deadlineMs: 200, heapMb: 1024 },
       message: 'Processing the page took longer than 0.2 s',
       next: async (pool: ProductPool) =>
-        expect(pool.compute('no-such-route', {})).rejects.toThrow(
-          'No compute for route `no-such-route`',
+        expect(pool.compute({ name: 'no-such-route', run: () => null }, {})).rejects.toThrow(
+          'No product task `no-such-route`',
         ),
     },
     {
@@ -140,7 +145,7 @@ describe('ProductPool bounds', () => {
       options: { deadlineMs: 60_000, heapMb: 64 },
       message: 'Processing the page needed more than 64 MB',
       next: async (pool: ProductPool) => {
-        const result = (await pool.compute('markdown', { doc: article, params: {} })) as {
+        const result = (await pool.compute(MARKDOWN, pageInput(article, {}))) as {
           ok: boolean;
         };
         expect(result.ok).toBe(true);
@@ -153,7 +158,7 @@ describe('ProductPool bounds', () => {
       const pool = new ProductPool({ threads: 1, ...options, logger: log });
       try {
         const stopped = await pool
-          .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
+          .compute(MARKDOWN, pageInput(documentOf(HOSTILE), {}))
           .catch((error: unknown) => error);
         expect(stopped).toBeInstanceOf(ComputeLimitError);
         expect(stopped).toMatchObject({ limit, message });
@@ -171,10 +176,10 @@ describe('ProductPool bounds', () => {
   it('drops a waiting task whose caller left, and never starts it', async () => {
     const pool = oneThread();
     try {
-      const running = pool.compute('markdown', { doc: documentOf(HOSTILE), params: {} });
+      const running = pool.compute(MARKDOWN, pageInput(documentOf(HOSTILE), {}));
       const caller = new AbortController();
       const waiting = pool
-        .compute('markdown', { doc: article, params: {} }, caller.signal)
+        .compute(MARKDOWN, pageInput(article, {}), caller.signal)
         .catch((error: unknown) => error);
       await vi.waitFor(() => expect(pool.stats).toMatchObject({ busy: 1, queued: 1 }), {
         timeout: 20_000,
@@ -185,12 +190,12 @@ describe('ProductPool bounds', () => {
       expect(pool.stats).toMatchObject({ busy: 1, queued: 0 });
       // A caller already gone never queues; the running task still finishes.
       await expect(
-        pool.compute('markdown', { doc: article, params: {} }, AbortSignal.abort()),
+        pool.compute(MARKDOWN, pageInput(article, {}), AbortSignal.abort()),
       ).rejects.toBeInstanceOf(ComputeCancelledError);
       expect(((await running) as { ok: boolean }).ok).toBe(true);
       // Aborting once a thread has the task changes nothing.
       const late = new AbortController();
-      const done = pool.compute('markdown', { doc: article, params: {} }, late.signal);
+      const done = pool.compute(MARKDOWN, pageInput(article, {}), late.signal);
       await vi.waitFor(() => expect(pool.stats.busy).toBe(1), { timeout: 20_000, interval: 1 });
       late.abort();
       expect(((await done) as { ok: boolean }).ok).toBe(true);
@@ -207,7 +212,7 @@ describe('ProductPool bounds', () => {
       logger: recordingLogger(),
     });
     const waiting = pool
-      .compute('markdown', { doc: article, params: {} })
+      .compute(MARKDOWN, pageInput(article, {}))
       .catch((error: unknown) => error);
     await pool.close();
     expect(await waiting).toMatchObject({ message: 'The product pool is closed' });
@@ -217,10 +222,10 @@ describe('ProductPool bounds', () => {
   it('fails queued and running tasks at close, and refuses new ones', async () => {
     const pool = oneThread();
     const running = pool
-      .compute('markdown', { doc: documentOf(HOSTILE), params: {} })
+      .compute(MARKDOWN, pageInput(documentOf(HOSTILE), {}))
       .catch((error: unknown) => error);
     const queued = pool
-      .compute('markdown', { doc: article, params: {} })
+      .compute(MARKDOWN, pageInput(article, {}))
       .catch((error: unknown) => error);
     // Once the thread has loaded, the first task runs and the second waits.
     await vi.waitFor(() => expect(pool.stats).toMatchObject({ busy: 1, queued: 1 }), {
@@ -230,7 +235,7 @@ describe('ProductPool bounds', () => {
     await pool.close();
     expect(await running).toMatchObject({ message: 'The product pool is closed' });
     expect(await queued).toMatchObject({ message: 'The product pool is closed' });
-    await expect(pool.compute('markdown', { doc: article, params: {} })).rejects.toThrow(
+    await expect(pool.compute(MARKDOWN, pageInput(article, {}))).rejects.toThrow(
       'The product pool is closed',
     );
   });

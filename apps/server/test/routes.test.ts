@@ -10,9 +10,10 @@ import { pino } from 'pino';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { readParams } from '../src/http/params.js';
+import { readParams } from '../src/pipeline/params.js';
+import { perform, runsOnThread } from '../src/pipeline/work.js';
 import { REGISTRY } from '../src/registry/index.js';
-import type { ChargeRule, JsonSchema, RouteEntry } from '../src/registry/types.js';
+import type { AnyRoute, ChargeRule, JsonSchema } from '../src/registry/types.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { inlineCompute } from '../src/work/compute.js';
 import { ProductPool } from '../src/work/pool.js';
@@ -397,7 +398,7 @@ for (const [name, validate] of Object.entries(FORMATS)) {
 }
 const validators = new Map<string, ValidateFunction>();
 
-function validatorOf(route: RouteEntry<never>): ValidateFunction {
+function validatorOf(route: AnyRoute): ValidateFunction {
   let validate = validators.get(route.name);
   if (validate === undefined) {
     validate = ajv.compile(route.response);
@@ -406,7 +407,7 @@ function validatorOf(route: RouteEntry<never>): ValidateFunction {
   return validate;
 }
 
-function expectValid(route: RouteEntry<never>, body: unknown): void {
+function expectValid(route: AnyRoute, body: unknown): void {
   const validate = validatorOf(route);
   const valid = validate(body);
   expect(valid ? [] : validate.errors).toStrictEqual([]);
@@ -504,7 +505,7 @@ afterAll(async () => {
   await resetting?.close();
 });
 
-function caseOf(route: RouteEntry<never>): RouteCase {
+function caseOf(route: AnyRoute): RouteCase {
   const found = cases[route.name];
   if (found === undefined) throw new Error(`No test case for ${route.path}`);
   return found;
@@ -581,20 +582,25 @@ describe('the route table', () => {
         close: () => Promise.resolve(),
       };
       const clock = () => new Date('2026-03-14T12:00:00.000Z');
-      const computes = REGISTRY.filter((route) => route.compute !== undefined);
+      const computes = REGISTRY.filter(runsOnThread);
       expect(computes.length).toBeGreaterThan(8);
       for (const route of computes) {
         const read = readParams(route, caseOf(route).success);
         if (!read.ok) throw new Error(`${route.path}: ${JSON.stringify(read.details)}`);
-        const context = {
-          fetcher: once,
-          publicBaseUrl: t.publicBaseUrl,
-          clock,
-          door: 'key' as const,
-          metered: true,
-        };
-        const inline = await route.run(read.params, { ...context, compute: inlineCompute });
-        const threaded = await route.run(read.params, { ...context, compute: pool.compute });
+        const services = { fetcher: once, publicBaseUrl: t.publicBaseUrl, clock };
+        const call = { door: 'key', metered: true } as const;
+        const inline = await perform(
+          route,
+          read.params,
+          { ...services, compute: inlineCompute },
+          call,
+        );
+        const threaded = await perform(
+          route,
+          read.params,
+          { ...services, compute: pool.compute },
+          call,
+        );
         expect([route.path, threaded]).toStrictEqual([route.path, inline]);
         expect([route.path, inline.kind]).toStrictEqual([route.path, 'delivered']);
       }
@@ -854,7 +860,7 @@ describe('/buy/fetch price tiers', () => {
     const row = await oneRow(prepaid, before, 'fetch');
     expect(row).toMatchObject({ price: amount, units: amount / 1000, charged: true });
 
-    const fetchRoute = REGISTRY.find((route) => route.name === 'fetch') as RouteEntry<never>;
+    const fetchRoute = REGISTRY.find((route) => route.name === 'fetch') as AnyRoute;
     expectValid(fetchRoute, res.body);
     expect(res.body.format).toBe(extra.format === 'markdown' ? 'markdown' : undefined);
     expect(Array.isArray(res.body.links)).toBe(extra.links === '1');
@@ -1005,7 +1011,7 @@ describe('response shapes', () => {
   });
 
   it('/buy/robots on a host whose robots.txt is unreachable still meets the response schema', async () => {
-    const robots = REGISTRY.find((route) => route.name === 'robots') as RouteEntry<never>;
+    const robots = REGISTRY.find((route) => route.name === 'robots') as AnyRoute;
     const res = await buy(t.app, '/buy/robots', { domain: resetting.origin }, enterprise.key);
     expect(res.status).toBe(200);
     expect(res.body.ok).toBe(true);

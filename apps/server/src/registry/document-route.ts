@@ -1,20 +1,13 @@
 import type { FetchedDocument, ProductResult } from '@storefront/core';
-import {
-  computed,
-  failedPage,
-  failedProduct,
-  INTEGER,
-  ISO_TIME,
-  NULLABLE_STRING,
-  pageFrom,
-  responseSchema,
-  STRING,
-  signedAnswer,
-} from './shared.js';
-import type { ChargeRule, Checked, JsonSchema, PriceTier, RouteEntry } from './types.js';
-
-/** A GET whose body is not downloaded. */
-const HEAD_ONLY = { body: false } as const;
+import { INTEGER, ISO_TIME, NULLABLE_STRING, responseSchema, STRING } from './shared.js';
+import type {
+  ChargeRule,
+  Checked,
+  JsonSchema,
+  PageSource,
+  PriceTier,
+  RouteDefinition,
+} from './types.js';
 
 /** The shape shared by routes answering `{ok, url, status, text, [contentType], fetchedAt, data}`. */
 export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
@@ -38,6 +31,8 @@ export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
    * (headers).
    */
   readonly headOnly?: boolean;
+  /** When the route answers 404 `not_found` (see {@link RouteDefinition.notFound}). */
+  readonly notFound?: string;
   check(query: Readonly<Record<string, string>>): Checked<P>;
   product(doc: FetchedDocument, params: P): ProductResult<D>;
 }
@@ -45,8 +40,9 @@ export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
 /** Build a route whose answer is `{ok, url, status, text, fetchedAt, data}` over one fetched page. */
 export function documentRoute<P extends { readonly url: string }, D>(
   spec: DocumentRouteSpec<P, D>,
-): RouteEntry<P> {
-  const undeliverable = spec.chargeRule === 'before-charging';
+): RouteDefinition<P, PageSource, ProductResult<D>> {
+  const contentTypeOf = (doc: FetchedDocument) =>
+    spec.contentType ? { contentType: doc.contentType } : {};
   return {
     name: spec.name,
     path: `/buy/${spec.name}`,
@@ -56,6 +52,7 @@ export function documentRoute<P extends { readonly url: string }, D>(
     prices: [spec.price],
     chargeRule: spec.chargeRule,
     closedResponse: spec.closedResponse,
+    ...(spec.notFound === undefined ? {} : { notFound: spec.notFound }),
     response: responseSchema(
       {
         status: INTEGER,
@@ -68,50 +65,30 @@ export function documentRoute<P extends { readonly url: string }, D>(
     ),
     check: spec.check,
     priceFor: () => spec.price,
-    ...(spec.headOnly
-      ? {}
-      : {
-          compute: ({ doc, params }: { doc: FetchedDocument; params: P }) =>
-            spec.product(doc, params),
-        }),
-    async run(params, context) {
-      const fetched = await context.fetcher.fetch(
-        params.url,
-        spec.headOnly ? HEAD_ONLY : undefined,
-      );
-      const page =
-        spec.anyStatus && fetched.ok
-          ? { ok: true as const, doc: fetched.doc }
-          : pageFrom(fetched, params.url);
-      if (!page.ok) return failedPage(page, undeliverable);
-      const { doc } = page;
-      const contentType = spec.contentType ? { contentType: doc.contentType } : {};
-      let result: ProductResult<D>;
-      if (spec.headOnly) {
-        result = spec.product(doc, params);
-      } else {
-        const run = await computed<ProductResult<D>>(context, spec.name, { doc, params }, doc);
-        if (!run.ok) return run.outcome;
-        result = run.value;
-      }
+    reads: {
+      kind: 'page',
+      url: (params) => params.url,
+      ...(spec.anyStatus ? { anyStatus: true } : {}),
+      ...(spec.headOnly ? { headOnly: true } : {}),
+    },
+    compute: ({ source, params }) => spec.product(source.doc, params),
+    shape(result, { source: { doc } }) {
       if (!result.ok) {
-        return failedProduct(doc, result.error, result.message, undeliverable, contentType);
+        return { ok: false, error: result.error, message: result.message, fields: contentTypeOf(doc) };
       }
-      const body = {
+      return {
         ok: true,
-        url: doc.url,
-        status: doc.status,
         text: result.text,
-        ...contentType,
-        fetchedAt: doc.fetchedAt,
-        data: result.data,
+        body: {
+          ok: true,
+          url: doc.url,
+          status: doc.status,
+          text: result.text,
+          ...contentTypeOf(doc),
+          fetchedAt: doc.fetchedAt,
+          data: result.data,
+        },
       };
-      return signedAnswer(body, {
-        text: result.text,
-        url: doc.url,
-        status: doc.status,
-        fetchedAt: doc.fetchedAt,
-      });
     },
   };
 }

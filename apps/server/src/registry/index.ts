@@ -11,14 +11,14 @@ import { notarizeRoute } from './products/notarize.js';
 import { robotsRoute } from './products/robots.js';
 import { tableRoute } from './products/table.js';
 import { validateRoute } from './products/validate.js';
-import type { RouteEntry } from './types.js';
+import type { AnyRoute } from './types.js';
 
 /**
  * Every paid route, in the spec's order. Express routes, payment terms, `/catalog`,
  * `/manifest`, `/.well-known/x402`, `/x402/discovery` and `/openapi.json` are all
  * generated from this list.
  */
-export const REGISTRY: readonly RouteEntry<never>[] = Object.freeze([
+export const REGISTRY: readonly AnyRoute[] = Object.freeze([
   fetchRoute,
   extractRoute,
   markdownRoute,
@@ -32,6 +32,6 @@ export const REGISTRY: readonly RouteEntry<never>[] = Object.freeze([
   feedRoute,
   availabilityRoute,
   validateRoute,
-] as unknown as RouteEntry<never>[]);
+]);
 
-export type { ChargeRule, PriceTier, RouteEntry, WorkOutcome } from './types.js';
+export type { AnyRoute, ChargeRule, PriceTier, RouteEntry } from './types.js';

@@ -1,5 +1,5 @@
 import type { PaymentConfig } from '../config.js';
-import type { PriceTier, RouteEntry } from './types.js';
+import type { AnyRoute, PriceTier } from './types.js';
 
 /** Seconds a payer has to complete a payment (spec "Limits"). */
 export const MAX_TIMEOUT_SECONDS = 60;
@@ -23,7 +23,7 @@ export function dollars(amount: number): string {
 
 /** One x402 v1 accept entry: the spec's fields plus those a v1 client requires (x402.md §1). */
 export function acceptEntry(
-  route: RouteEntry<never>,
+  route: AnyRoute,
   price: PriceTier,
   baseUrl: string,
   terms: Terms,
@@ -51,7 +51,7 @@ export function acceptEntry(
 
 /** The 402 challenge body: x402 v1 `{x402Version, error, accepts}` inside our error shape. */
 export function challenge(
-  route: RouteEntry<never>,
+  route: AnyRoute,
   prices: readonly PriceTier[],
   baseUrl: string,
   terms: Terms,

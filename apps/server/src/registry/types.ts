@@ -1,6 +1,5 @@
-import type { Signer } from '@storefront/attest';
-import type { Fetcher } from '@storefront/safe-fetch';
-import type { CallDeadline } from '../work/limits.js';
+import type { FetchedDocument } from '@storefront/core';
+import type { SafeFetchResult } from '@storefront/safe-fetch';
 
 /** A JSON Schema object, as written in the registry and published in discovery. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -36,66 +35,90 @@ export type Checked<P> =
   | { readonly ok: false; readonly details: readonly ParamProblem[] };
 
 /**
- * Run route `route`'s `compute` on `input` (structured-clonable): on a product thread
- * with a deadline and a heap bound, or inline. Rejects with `ComputeLimitError` when the
- * task hit a bound or its call's `deadline` passed (waiting for a thread included), and
- * with `ComputeCancelledError` when `signal` aborted while the task still waited for a
- * thread.
+ * What a call reads before its product runs:
+ * - `page`: one document, which must answer 2xx (any status with `anyStatus`); with
+ *   `headOnly` its body is not downloaded;
+ * - `page-or-content`: a page, or nothing when `url` gives null (inline content);
+ * - `fetches`: several URLs read at once, handed to the product as they came out,
+ *   failures included (robots reads three files, availability probes one).
  */
-export type Compute = <O>(
-  route: string,
-  input: unknown,
-  signal?: AbortSignal,
-  deadline?: CallDeadline,
-) => Promise<O>;
+export type Reads<P> =
+  | {
+      readonly kind: 'page';
+      url(params: P): string;
+      readonly anyStatus?: boolean;
+      readonly headOnly?: boolean;
+    }
+  | { readonly kind: 'page-or-content'; url(params: P): string | null }
+  | { readonly kind: 'fetches'; urls(params: P): readonly string[] };
 
-/** What a route's work needs from the service. */
-export interface WorkContext {
-  readonly fetcher: Fetcher;
-  /** Where the CPU-bound part of the work runs. */
-  readonly compute: Compute;
-  readonly publicBaseUrl: string;
-  readonly clock: () => Date;
-  /** The door the call came through (`key` for now), echoed where a route shows it. */
+/** What the pipeline read for a route's {@link Reads}, and when. */
+export type Source =
+  | { readonly kind: 'page'; readonly doc: FetchedDocument }
+  | {
+      readonly kind: 'fetches';
+      readonly results: readonly SafeFetchResult[];
+      /** When the reads started (ISO-8601). */
+      readonly at: string;
+    }
+  | { readonly kind: 'none'; readonly at: string };
+
+export type PageSource = Extract<Source, { readonly kind: 'page' }>;
+export type FetchesSource = Extract<Source, { readonly kind: 'fetches' }>;
+export type NoneSource = Extract<Source, { readonly kind: 'none' }>;
+
+/** A route's product input: its params, what was read, and the service's public address. */
+export interface ProductInput<P, S extends Source = Source> {
+  readonly params: P;
+  readonly source: S;
+  readonly baseUrl: string;
+}
+
+/** The door a call came through, and whether it counts against a meter. */
+export interface CallFacts {
   readonly door: 'key' | 'x402' | 'mcp';
-  /** Whether this call counts against a meter (false on unmetered plans). */
+  /** False on unmetered plans. */
   readonly metered: boolean;
 }
 
-/** A result to sign: the canonical text and the envelope the receipt binds. */
-export interface Signable {
-  readonly text: string;
+/** What a receipt binds besides the text: where the content came from and when. */
+export interface Envelope {
   readonly url: string;
   readonly status: number | null;
   readonly fetchedAt: string;
 }
 
 /**
- * What a route's work produced.
- * - `delivered`: a 200 answer. `ok` is the product's verdict; `sign` is present on
- *   success and the body gets `attestation` from it.
- * - `undeliverable`: the route answers 503 `ok:false` before charging (only routes
- *   whose rule is `before-charging` produce it).
+ * The answer a route shapes from its product's output.
+ * - `ok:true`: the body in the spec's field order (without `attestation`), the `text`
+ *   its receipt signs, and the envelope when the source is not one page (a page's is
+ *   its own url, status and fetch time).
+ * - `ok:false`: the failure's code and message, the fields the route's failure body
+ *   carries besides them, and where it happened when the source is not one page.
  */
-export type WorkOutcome =
+export type Shaped =
   | {
-      readonly kind: 'delivered';
-      readonly ok: boolean;
-      /** The response body in the spec's field order, without `attestation`. */
+      readonly ok: true;
       readonly body: Record<string, unknown>;
-      readonly sign: Signable | null;
-      readonly error: string | null;
-      readonly upstreamStatus: number | null;
+      readonly text: string;
+      readonly envelope?: Envelope;
     }
   | {
-      readonly kind: 'undeliverable';
-      readonly body: Record<string, unknown>;
+      readonly ok: false;
       readonly error: string;
-      readonly upstreamStatus: number | null;
+      readonly message?: string | undefined;
+      readonly fields?: Record<string, unknown>;
+      readonly at?: { readonly url: string; readonly status: number | null };
     };
 
-/** One `/buy/*` route: the single source of truth for everything about it. */
-export interface RouteEntry<P = unknown> {
+/**
+ * One `/buy/*` route: the single source of truth for everything about it. The pipeline
+ * reads what {@link reads} names, runs {@link compute} on it (on a product thread when
+ * it parses a downloaded body), shapes the answer with {@link shape}, signs it and
+ * charges by {@link chargeRule}. `P` is the typed params, `S` what the route reads, `O`
+ * its product's output.
+ */
+export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
   /** The product name: the path segment, MCP tool name and ledger route. */
   readonly name: string;
   readonly path: string;
@@ -119,15 +142,20 @@ export interface RouteEntry<P = unknown> {
   check(query: Readonly<Record<string, string>>): Checked<P>;
   /** The price point these params select (DESIGN §4, `/buy/fetch` tiers). */
   priceFor(params: P): PriceTier;
+  /** What the call reads. */
+  readonly reads: Reads<P>;
   /**
-   * The CPU-bound part of the work (parsing and the product), a pure function of
-   * structured-clonable input: `run` hands it to `context.compute`, which runs it on a
-   * product thread. Absent when the work has nothing heavy to do.
+   * The product: a pure function of structured-clonable input, so that it can run on a
+   * product thread. Never throws for bad content (it returns a failure).
    */
-  readonly compute?: (input: never) => unknown;
-  /** Fetch, run the product and shape the answer. Never throws for upstream faults. */
-  run(params: P, context: WorkContext): Promise<WorkOutcome>;
+  compute(input: ProductInput<P, S>): O;
+  /** The answer from the product's output; `call` says which door and whether metered. */
+  shape(output: O, input: ProductInput<P, S>, call: CallFacts): Shaped;
 }
 
-/** The signer a route answer is signed with. */
-export type { Signer };
+/** Any route, as the pipeline and the discovery documents handle them. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds routes of every params type.
+export type AnyRoute = RouteDefinition<any, any, any>;
+
+/** The name the rest of the server knows routes by. */
+export type RouteEntry<P = unknown> = RouteDefinition<P, Source, unknown>;

@@ -4,33 +4,25 @@ import type { AppDeps } from '../app.js';
 import { creditsFor, tierPlans } from '../metering/tiers.js';
 import { REGISTRY } from '../registry/index.js';
 import { acceptEntry, dollars, MAX_TIMEOUT_SECONDS } from '../registry/terms.js';
-import type { ChargeRule, RouteEntry } from '../registry/types.js';
+import { CHARGE_RULES } from '../pipeline/charge.js';
+import { runsOnThread } from '../pipeline/work.js';
+import type { AnyRoute } from '../registry/types.js';
 import { termsOf } from './buy.js';
 
 /** The service's version tag (spec "Versioning"). */
 export const VERSION_TAG = 'storefront/1';
 
-/** What each charge rule means, in the words the catalog publishes. */
-export const CHARGE_RULES: Readonly<Record<ChargeRule, string>> = {
-  'per-attempt':
-    'Charged per attempt: an ok:false result (upstream failure) is delivered and charged.',
-  'free-on-failure': 'An ok:false result is delivered and not charged.',
-  'before-charging': 'An undeliverable result is answered with HTTP 503 before charging.',
-  'always-delivered':
-    'A down or failing host is still ok:true (data.up false) and charged; ok:false means the probe could not be performed and is not charged.',
-};
-
 /** When a route answers 503: undeliverable results, and pages past the product thread's bounds. */
-function unavailable(route: RouteEntry<never>): string {
+function unavailable(route: AnyRoute): string {
   const tooComplex =
     'page_too_complex: processing the page passed the deadline or the memory bound of a product thread';
-  if (route.compute === undefined) return 'Undeliverable; answered before charging.';
+  if (!runsOnThread(route)) return 'Undeliverable; answered before charging.';
   return route.chargeRule === 'before-charging'
     ? `Undeliverable, or ${tooComplex}; answered before charging.`
     : `${tooComplex}; answered before charging.`;
 }
 
-function pricesOf(route: RouteEntry<never>) {
+function pricesOf(route: AnyRoute) {
   return route.prices.map((price) => ({
     tier: price.tier,
     amount: String(price.amount),
@@ -48,13 +40,13 @@ export const ERROR_STATUS_RULE =
   'A number is the HTTP status of every answer carrying the code, on every route; such an answer is never charged. `result` marks an upstream or product failure reported inside a result ({ok:false, error}): its status is the route’s `failureStatus`, 200 where the route delivers failures (charged or not by its rule) and 503 where it answers an undeliverable result before charging.';
 
 /** The HTTP status of a route's `ok:false` results carrying a result code. */
-function failureStatus(route: RouteEntry<never>): 200 | 503 {
-  return route.chargeRule === 'before-charging' ? 503 : 200;
+function failureStatus(route: AnyRoute): 200 | 503 {
+  return CHARGE_RULES[route.chargeRule].failureStatus;
 }
 
 /** The codes a paid route can answer with HTTP `status`, by the one table. */
-export function codesAnswered(route: RouteEntry<never>, status: number): ErrorCode[] {
-  const beforeCharging = route.chargeRule === 'before-charging';
+export function codesAnswered(route: AnyRoute, status: number): ErrorCode[] {
+  const beforeCharging = failureStatus(route) === 503;
   return ERROR_CATALOGUE.filter((entry) => {
     if (entry.origin === 'upstream' || entry.origin === 'product') {
       return httpStatusOf(entry.code, beforeCharging) === status;
@@ -64,7 +56,7 @@ export function codesAnswered(route: RouteEntry<never>, status: number): ErrorCo
       case 'not_found':
         return route.notFound !== undefined;
       case 'page_too_complex':
-        return route.compute !== undefined;
+        return runsOnThread(route);
       case 'method_not_allowed':
         return false; // answered to other methods, never to GET
       default:
@@ -74,7 +66,7 @@ export function codesAnswered(route: RouteEntry<never>, status: number): ErrorCo
 }
 
 /** One catalog row, generated from the registry entry. */
-function catalogRoute(route: RouteEntry<never>, base: string) {
+function catalogRoute(route: AnyRoute, base: string) {
   const properties = (route.params.properties ?? {}) as Record<string, unknown>;
   return {
     name: route.name,
@@ -93,7 +85,7 @@ function catalogRoute(route: RouteEntry<never>, base: string) {
         }
       : {}),
     chargeRule: route.chargeRule,
-    charging: CHARGE_RULES[route.chargeRule],
+    charging: CHARGE_RULES[route.chargeRule].failure,
     failureStatus: failureStatus(route),
     ...(route.notFound === undefined ? {} : { notFound: route.notFound }),
     output: route.response,
@@ -314,7 +306,7 @@ const ERROR_ANSWERS: readonly (readonly [number, string])[] = [
 ];
 
 /** The responses of one paid operation, every error status with the codes it carries. */
-function paidResponses(route: RouteEntry<never>) {
+function paidResponses(route: AnyRoute) {
   const responses: Record<string, unknown> = {
     '200': jsonResponse(
       failureStatus(route) === 200
@@ -361,7 +353,7 @@ function openApi(deps: AppDeps, payment: Record<string, unknown>) {
       get: {
         operationId: route.name,
         summary: route.title,
-        description: `${route.description}\n\n${CHARGE_RULES[route.chargeRule]}`,
+        description: `${route.description}\n\n${CHARGE_RULES[route.chargeRule].failure}`,
         tags: ['products'],
         security: [{}, { apiKey: [] }],
         parameters: Object.entries(properties).map(([name, schema]) => ({

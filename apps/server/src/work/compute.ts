@@ -1,19 +1,47 @@
 import { REGISTRY } from '../registry/index.js';
-import type { Compute } from '../registry/types.js';
+import type { AnyRoute, ProductInput, RouteDefinition, Source } from '../registry/types.js';
 import { budgetSpent, type CallDeadline, ComputeCancelledError, msLeft } from './limits.js';
 
-/** Every route's `compute`, by route name. */
-export const COMPUTE: ReadonlyMap<string, (input: never) => unknown> = new Map(
-  REGISTRY.flatMap((route) =>
-    route.compute === undefined ? [] : [[route.name, route.compute] as const],
-  ),
+/**
+ * A product a thread can run: a pure function of structured-clonable input, and the
+ * name under which a product thread finds the same function (functions cannot cross
+ * to a thread; the name does, and the table below is built from the same registry).
+ */
+export interface ProductTask<I, O> {
+  readonly name: string;
+  readonly run: (input: I) => O;
+}
+
+/**
+ * Run `task` on `input`: on a product thread with a deadline and a heap bound, or
+ * inline. Rejects with `ComputeLimitError` when the task hit a bound or its call's
+ * `deadline` passed (waiting for a thread included), and with `ComputeCancelledError`
+ * when `signal` aborted while the task still waited for a thread.
+ */
+export type Compute = <I, O>(
+  task: ProductTask<I, O>,
+  input: I,
+  signal?: AbortSignal,
+  deadline?: CallDeadline,
+) => Promise<O>;
+
+/** The product task of `route`. */
+export function taskOf<P, S extends Source, O>(
+  route: RouteDefinition<P, S, O>,
+): ProductTask<ProductInput<P, S>, O> {
+  return { name: route.name, run: (input) => route.compute(input) };
+}
+
+/** Every route's product, by route name: what a product thread can run. */
+export const PRODUCT_TASKS: ReadonlyMap<string, (input: never) => unknown> = new Map(
+  REGISTRY.map((route: AnyRoute) => [route.name, (input: never) => route.compute(input)] as const),
 );
 
-/** Run route `route`'s `compute` on `input` on this thread: what a product thread does. */
-export function runCompute(route: string, input: unknown): unknown {
-  const compute = COMPUTE.get(route);
-  if (compute === undefined) throw new Error(`No compute for route \`${route}\``);
-  return compute(input as never);
+/** Run the product named `name` on `input` on this thread: what a product thread does. */
+export function runTask(name: string, input: unknown): unknown {
+  const run = PRODUCT_TASKS.get(name);
+  if (run === undefined) throw new Error(`No product task \`${name}\``);
+  return run(input as never);
 }
 
 /**
@@ -21,13 +49,8 @@ export function runCompute(route: string, input: unknown): unknown {
  * A task whose call has no time left is not started; one that has started cannot be
  * stopped, so without threads the call's budget is not a bound on the product.
  */
-export const inlineCompute: Compute = async <O>(
-  route: string,
-  input: unknown,
-  signal?: AbortSignal,
-  deadline?: CallDeadline,
-): Promise<O> => {
+export const inlineCompute: Compute = async (task, input, signal, deadline) => {
   if (signal?.aborted) throw new ComputeCancelledError();
   if (deadline !== undefined && msLeft(deadline) < 1) throw budgetSpent(deadline);
-  return runCompute(route, input) as O;
+  return task.run(input);
 };

@@ -1,5 +1,5 @@
 import type { Fetcher, SafeFetchResult } from '@storefront/safe-fetch';
-import type { Compute } from '../registry/types.js';
+import type { Compute } from './compute.js';
 import { type CallDeadline, msLeft } from './limits.js';
 
 /**
@@ -27,7 +27,7 @@ export function withinDeadline(
       },
       close: () => fetcher.close(),
     },
-    compute: (route, input) => compute(route, input, signal, deadline),
+    compute: (task, input) => compute(task, input, signal, deadline),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Compute } from '../registry/types.js';
+import type { Compute, ProductTask } from './compute.js';
 import {
   budgetSpent,
   type CallDeadline,
@@ -27,7 +27,8 @@ export interface ProductPoolOptions {
 }
 
 interface Job {
-  readonly route: string;
+  /** The product task's name, which the thread looks up. */
+  readonly task: string;
   readonly input: unknown;
   /** The call's deadline, if it has one: the job is given up there, queued or running. */
   readonly deadline: CallDeadline | undefined;
@@ -109,9 +110,9 @@ export class ProductPool {
    * {@link Compute} on this pool. A task whose `signal` aborts while it waits in the
    * queue is dropped (its caller left); one a thread already runs goes on to its end.
    */
-  readonly compute: Compute = <O>(
-    route: string,
-    input: unknown,
+  readonly compute: Compute = <I, O>(
+    task: ProductTask<I, O>,
+    input: I,
     signal?: AbortSignal,
     deadline?: CallDeadline,
   ) =>
@@ -144,7 +145,7 @@ export class ProductPool {
           : setTimeout(() => dequeue(budgetSpent(deadline)), msLeft(deadline));
       expiry?.unref();
       const job: Job = {
-        route,
+        task: task.name,
         input,
         deadline,
         resolve: resolve as (value: unknown) => void,
@@ -321,7 +322,7 @@ export class ProductPool {
       }, runMs);
       slot.timer.unref();
       try {
-        slot.worker.postMessage({ route: job.route, input: job.input });
+        slot.worker.postMessage({ task: job.task, input: job.input });
         this.#started++;
       } catch (error) {
         // Input that cannot be cloned: the task's fault, not the thread's.

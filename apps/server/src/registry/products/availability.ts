@@ -3,21 +3,26 @@ import type { UrlParams } from '../document-route.js';
 import {
   BOOLEAN,
   checked,
-  failedAnswer,
   ISO_TIME,
   paramsSchema,
   responseSchema,
   STRING,
-  signedAnswer,
   URL_PARAM,
   urlProblem,
 } from '../shared.js';
-import type { RouteEntry } from '../types.js';
+import type { FetchesSource, RouteDefinition } from '../types.js';
 
 const NULLABLE_INTEGER = { type: ['integer', 'null'] } as const;
 
 /** `/buy/availability`: an uptime and status probe. */
-export const availabilityRoute: RouteEntry<UrlParams> = {
+/** The verdict, and where the probe ended. */
+interface AvailabilityOutput {
+  readonly result: ReturnType<typeof classifyAvailability>;
+  readonly url: string;
+  readonly status: number | null;
+}
+
+export const availabilityRoute: RouteDefinition<UrlParams, FetchesSource, AvailabilityOutput> = {
   name: 'availability',
   path: '/buy/availability',
   title: 'Availability probe',
@@ -70,16 +75,31 @@ export const availabilityRoute: RouteEntry<UrlParams> = {
   check: (query) =>
     checked([urlProblem('url', query.url ?? '')], () => ({ url: query.url as string })),
   priceFor: () => availabilityRoute.prices[0] as (typeof availabilityRoute.prices)[0],
-  async run(params, context) {
-    const fetchedAt = context.clock().toISOString();
-    const outcome = await context.fetcher.fetch(params.url);
-    const result = classifyAvailability(outcome);
-    const url = outcome.ok ? outcome.doc.url : (outcome.url ?? params.url);
-    const status = outcome.ok ? outcome.doc.status : (outcome.status ?? null);
+  reads: { kind: 'fetches', urls: (params) => [params.url] },
+  compute({ params, source: { results } }) {
+    const [outcome] = results;
+    if (outcome === undefined) throw new Error('the probe was not made');
+    return {
+      result: classifyAvailability(outcome),
+      url: outcome.ok ? outcome.doc.url : (outcome.url ?? params.url),
+      status: outcome.ok ? outcome.doc.status : (outcome.status ?? null),
+    };
+  },
+  shape({ result, url, status }, { source: { at } }) {
     if (!result.ok) {
-      return failedAnswer(url, status, fetchedAt, result.error, result.message);
+      return {
+        ok: false,
+        error: result.error,
+        message: result.message,
+        at: { url, status },
+        fields: { fetchedAt: at },
+      };
     }
-    const body = { ok: true, url, status, text: result.text, fetchedAt, data: result.data };
-    return signedAnswer(body, { text: result.text, url, status, fetchedAt });
+    return {
+      ok: true,
+      text: result.text,
+      body: { ok: true, url, status, text: result.text, fetchedAt: at, data: result.data },
+      envelope: { url, status, fetchedAt: at },
+    };
   },
 };

@@ -1,12 +1,9 @@
-import type { FetchedDocument } from '@storefront/core';
 import { checkDiffParams, diffText } from '@storefront/diff';
 import { toMarkdown } from '@storefront/markdown';
 import { extractText } from '@storefront/text';
 import {
   BOOLEAN,
   enumParam,
-  failedProduct,
-  fetchAndCompute,
   INTEGER,
   ISO_TIME,
   NULLABLE_STRING,
@@ -14,11 +11,10 @@ import {
   record,
   responseSchema,
   STRING,
-  signedAnswer,
   URL_PARAM,
   urlProblem,
 } from '../shared.js';
-import type { Checked, RouteEntry } from '../types.js';
+import type { Checked, PageSource, RouteDefinition } from '../types.js';
 
 interface DiffParams {
   readonly url: string;
@@ -30,7 +26,7 @@ interface DiffParams {
 const HASH = { type: 'string', pattern: '^0x[0-9a-f]{64}$' } as const;
 
 /** `/buy/diff`: refetch a page and sign whether (and how) it changed. */
-export const diffRoute: RouteEntry<DiffParams> = {
+export const diffRoute: RouteDefinition<DiffParams, PageSource, ReturnType<typeof diffText>> = {
   name: 'diff',
   path: '/buy/diff',
   title: 'Change proof',
@@ -92,8 +88,9 @@ export const diffRoute: RouteEntry<DiffParams> = {
     };
   },
   priceFor: () => diffRoute.prices[0] as (typeof diffRoute.prices)[0],
+  reads: { kind: 'page', url: (params) => params.url },
   // The page text in the requested format; a body that is not a page is compared as it is.
-  compute: ({ doc, params }: { doc: FetchedDocument; params: DiffParams }) => {
+  compute: ({ source: { doc }, params }) => {
     const extracted = params.format === 'markdown' ? toMarkdown(doc) : extractText(doc);
     return diffText({
       document: doc,
@@ -102,24 +99,20 @@ export const diffRoute: RouteEntry<DiffParams> = {
       ...(params.prevText === undefined ? {} : { prevText: params.prevText }),
     });
   },
-  async run(params, context) {
-    const run = await fetchAndCompute<ReturnType<typeof diffText>>(
-      context,
-      params.url,
-      diffRoute.name,
-      (doc) => ({ doc, params }),
-    );
-    if (!run.ok) return run.outcome;
-    const { doc, value: result } = run;
+  shape(result, { source: { doc } }) {
     if (!result.ok) {
-      return failedProduct(doc, result.error, result.message, false, {
-        bytes: doc.bytes.length,
-        contentType: doc.contentType,
-      });
+      return {
+        ok: false,
+        error: result.error,
+        message: result.message,
+        fields: { bytes: doc.bytes.length, contentType: doc.contentType },
+      };
     }
     const { data } = result;
-    return signedAnswer(
-      {
+    return {
+      ok: true,
+      text: result.text,
+      body: {
         ok: true,
         url: doc.url,
         status: doc.status,
@@ -133,7 +126,6 @@ export const diffRoute: RouteEntry<DiffParams> = {
         contentType: data.contentType,
         fetchedAt: doc.fetchedAt,
       },
-      { text: result.text, url: doc.url, status: doc.status, fetchedAt: doc.fetchedAt },
-    );
+    };
   },
 };

@@ -1,12 +1,9 @@
-import type { FetchedDocument } from '@storefront/core';
 import { extract, parseExtractSchema } from '@storefront/extract';
 import { loadHtml } from '@storefront/html';
 import {
   BOOLEAN,
   checked,
   enumParam,
-  failedProduct,
-  fetchAndCompute,
   INTEGER,
   ISO_TIME,
   NULLABLE_STRING,
@@ -15,11 +12,10 @@ import {
   responseSchema,
   STRING,
   STRINGS,
-  signedAnswer,
   URL_PARAM,
   urlProblem,
 } from '../shared.js';
-import type { RouteEntry } from '../types.js';
+import type { PageSource, RouteDefinition } from '../types.js';
 
 interface ExtractParams {
   readonly url: string;
@@ -28,7 +24,13 @@ interface ExtractParams {
 }
 
 /** `/buy/extract`: a typed record resolved from JSON-LD, OpenGraph, meta and microdata. */
-export const extractRoute: RouteEntry<ExtractParams> = {
+/** The product's output: the record, and the page kind from the same parse. */
+interface ExtractOutput {
+  readonly result: ReturnType<typeof extract>;
+  readonly kind: 'html' | 'text';
+}
+
+export const extractRoute: RouteDefinition<ExtractParams, PageSource, ExtractOutput> = {
   name: 'extract',
   path: '/buy/extract',
   title: 'Typed structured extract',
@@ -91,22 +93,14 @@ export const extractRoute: RouteEntry<ExtractParams> = {
     );
   },
   priceFor: () => extractRoute.prices[0] as (typeof extractRoute.prices)[0],
+  reads: { kind: 'page', url: (params) => params.url },
   // The product, and the page kind the answer reports from the same parse.
-  compute: ({ doc, params }: { doc: FetchedDocument; params: ExtractParams }) => {
+  compute: ({ source: { doc }, params }) => {
     const result = extract(doc, { schema: params.schema, format: params.format });
     const loaded = loadHtml(doc);
     return { result, kind: loaded.ok ? loaded.page.kind : 'html' };
   },
-  async run(params, context) {
-    const run = await fetchAndCompute<{ result: ReturnType<typeof extract>; kind: string }>(
-      context,
-      params.url,
-      extractRoute.name,
-      (doc) => ({ doc, params }),
-    );
-    if (!run.ok) return run.outcome;
-    const { doc } = run;
-    const { result, kind } = run.value;
+  shape({ result, kind }, { source: { doc } }, call) {
     const common = {
       bytes: doc.bytes.length,
       contentType: doc.contentType,
@@ -114,28 +108,26 @@ export const extractRoute: RouteEntry<ExtractParams> = {
       redirects: [...doc.redirects],
       fetchedAt: doc.fetchedAt,
     };
-    if (!result.ok) return failedProduct(doc, result.error, result.message, false, common);
+    if (!result.ok) return { ok: false, error: result.error, message: result.message, fields: common };
     const { data } = result;
-    const body: Record<string, unknown> = {
+    return {
       ok: true,
-      url: doc.url,
-      status: doc.status,
-      extract: data.extract,
-      schema: data.schema,
-      ...(data.coerced.length > 0 ? { coerced: data.coerced } : {}),
-      title: data.title,
       text: result.text,
-      ...common,
-      truncated: result.extra?.truncated === true,
-      metered: context.metered,
-      delivered: context.door,
-      kind,
+      body: {
+        ok: true,
+        url: doc.url,
+        status: doc.status,
+        extract: data.extract,
+        schema: data.schema,
+        ...(data.coerced.length > 0 ? { coerced: data.coerced } : {}),
+        title: data.title,
+        text: result.text,
+        ...common,
+        truncated: result.extra?.truncated === true,
+        metered: call.metered,
+        delivered: call.door,
+        kind,
+      },
     };
-    return signedAnswer(body, {
-      text: result.text,
-      url: doc.url,
-      status: doc.status,
-      fetchedAt: doc.fetchedAt,
-    });
   },
 };

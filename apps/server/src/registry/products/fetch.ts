@@ -1,21 +1,17 @@
-import type { FetchedDocument } from '@storefront/core';
 import { extractText, parseFetchExtract } from '@storefront/text';
 import {
   BOOLEAN,
   checked,
   enumParam,
-  failedProduct,
-  fetchAndCompute,
   INTEGER,
   NULLABLE_STRING,
   paramsSchema,
   responseSchema,
   STRING,
-  signedAnswer,
   URL_PARAM,
   urlProblem,
 } from '../shared.js';
-import type { PriceTier, RouteEntry } from '../types.js';
+import type { PageSource, PriceTier, RouteDefinition } from '../types.js';
 
 interface FetchParams {
   readonly url: string;
@@ -34,7 +30,11 @@ const PRICES: readonly PriceTier[] = [
 ];
 
 /** `/buy/fetch`: page text with a signed receipt. */
-export const fetchRoute: RouteEntry<FetchParams> = {
+export const fetchRoute: RouteDefinition<
+  FetchParams,
+  PageSource,
+  ReturnType<typeof extractText>
+> = {
   name: 'fetch',
   path: '/buy/fetch',
   title: 'Page text',
@@ -118,49 +118,41 @@ export const fetchRoute: RouteEntry<FetchParams> = {
     if (params.format === 'markdown' || params.links) return PRICES[1] as PriceTier;
     return PRICES[0] as PriceTier;
   },
-  compute: ({ doc, params }: { doc: FetchedDocument; params: FetchParams }) =>
+  reads: { kind: 'page', url: (params) => params.url },
+  compute: ({ source: { doc }, params }) =>
     extractText(doc, {
       format: params.format,
       links: params.links,
       ...(params.extract === undefined ? {} : { extract: params.extract }),
     }),
-  async run(params, context) {
-    const run = await fetchAndCompute<ReturnType<typeof extractText>>(
-      context,
-      params.url,
-      fetchRoute.name,
-      (doc) => ({ doc, params }),
-    );
-    if (!run.ok) return run.outcome;
-    const { doc, value: result } = run;
-    const common = { contentType: doc.contentType, bytes: doc.bytes.length };
+  shape(result, { source: { doc } }) {
     if (!result.ok) {
-      return failedProduct(doc, result.error, result.message, false, {
-        ...common,
-        truncated: doc.truncated,
-      });
+      return {
+        ok: false,
+        error: result.error,
+        message: result.message,
+        fields: { contentType: doc.contentType, bytes: doc.bytes.length, truncated: doc.truncated },
+      };
     }
     const { data } = result;
-    const body: Record<string, unknown> = {
+    return {
       ok: true,
-      url: doc.url,
-      status: doc.status,
-      ...(data.title === undefined ? {} : { title: data.title }),
       text: result.text,
-      ...(data.format === undefined ? {} : { format: data.format }),
-      ...(data.description === undefined ? {} : { description: data.description }),
-      ...(data.wordCount === undefined ? {} : { wordCount: data.wordCount }),
-      ...(data.extract === undefined ? {} : { extract: data.extract }),
-      ...(data.links === undefined ? {} : { links: data.links }),
-      contentType: data.contentType,
-      bytes: data.bytes,
-      truncated: data.truncated,
+      body: {
+        ok: true,
+        url: doc.url,
+        status: doc.status,
+        ...(data.title === undefined ? {} : { title: data.title }),
+        text: result.text,
+        ...(data.format === undefined ? {} : { format: data.format }),
+        ...(data.description === undefined ? {} : { description: data.description }),
+        ...(data.wordCount === undefined ? {} : { wordCount: data.wordCount }),
+        ...(data.extract === undefined ? {} : { extract: data.extract }),
+        ...(data.links === undefined ? {} : { links: data.links }),
+        contentType: data.contentType,
+        bytes: data.bytes,
+        truncated: data.truncated,
+      },
     };
-    return signedAnswer(body, {
-      text: result.text,
-      url: doc.url,
-      status: doc.status,
-      fetchedAt: doc.fetchedAt,
-    });
   },
 };

@@ -1,25 +1,25 @@
-import type { FetchedDocument } from '@storefront/core';
 import { checkNotarizeParams, INLINE_SOURCE, notarize } from '@storefront/notarize';
 import { extractText } from '@storefront/text';
 import {
-  failedProduct,
-  fetchAndCompute,
   INTEGER,
   ISO_TIME,
   paramsSchema,
   record,
   responseSchema,
   STRING,
-  signedAnswer,
   URL_PARAM,
   urlProblem,
 } from '../shared.js';
-import type { Checked, RouteEntry, WorkOutcome } from '../types.js';
+import type { Checked, NoneSource, PageSource, RouteDefinition } from '../types.js';
 
 type NotarizeParams = { readonly url: string } | { readonly content: string };
 
 /** `/buy/notarize`: a signed statement of the sha256 of inline content or a page's text. */
-export const notarizeRoute: RouteEntry<NotarizeParams> = {
+export const notarizeRoute: RouteDefinition<
+  NotarizeParams,
+  PageSource | NoneSource,
+  ReturnType<typeof notarize>
+> = {
   name: 'notarize',
   path: '/buy/notarize',
   title: 'Notarization',
@@ -71,44 +71,40 @@ export const notarizeRoute: RouteEntry<NotarizeParams> = {
       : { ok: true, params: { url: query.url as string } };
   },
   priceFor: () => notarizeRoute.prices[0] as (typeof notarizeRoute.prices)[0],
+  reads: { kind: 'page-or-content', url: (params) => ('url' in params ? params.url : null) },
   // A page's receipt: the spec notarizes its cleaned text; a body that is not a page is
-  // hashed as it is. Inline content is a sha256 of at most 256 KB and stays inline.
-  compute: ({ doc, baseUrl }: { doc: FetchedDocument; baseUrl: string }) => {
-    const cleaned = extractText(doc);
-    return notarize({ document: doc, ...(cleaned.ok ? { text: cleaned.text } : {}) }, { baseUrl });
-  },
-  async run(params, context): Promise<WorkOutcome> {
-    const options = { baseUrl: context.publicBaseUrl };
-    if ('content' in params) {
-      const witnessedAt = context.clock().toISOString();
-      const result = notarize({ content: params.content, witnessedAt }, options);
-      if (!result.ok) throw new Error(`notarize refused checked content: ${result.error}`);
-      return delivered(INLINE_SOURCE, 200, witnessedAt, result.text, result.data);
+  // hashed as it is. Inline content is a sha256 of at most 256 KB, witnessed when read.
+  compute: ({ source, params, baseUrl }) => {
+    if (source.kind === 'none') {
+      const content = 'content' in params ? params.content : '';
+      return notarize({ content, witnessedAt: source.at }, { baseUrl });
     }
-    const run = await fetchAndCompute<ReturnType<typeof notarize>>(
-      context,
-      params.url,
-      notarizeRoute.name,
-      (doc) => ({ doc, baseUrl: context.publicBaseUrl }),
+    const cleaned = extractText(source.doc);
+    return notarize(
+      { document: source.doc, ...(cleaned.ok ? { text: cleaned.text } : {}) },
+      { baseUrl },
     );
-    if (!run.ok) return run.outcome;
-    const { doc, value: result } = run;
+  },
+  shape(result, { source }) {
+    const at =
+      source.kind === 'none'
+        ? { url: INLINE_SOURCE, status: 200, fetchedAt: source.at }
+        : { url: source.doc.url, status: source.doc.status, fetchedAt: source.doc.fetchedAt };
     if (!result.ok) {
-      return failedProduct(doc, result.error, result.message, false);
+      return { ok: false, error: result.error, message: result.message, at };
     }
-    return delivered(doc.url, doc.status, doc.fetchedAt, result.text, result.data);
+    return {
+      ok: true,
+      text: result.text,
+      body: {
+        ok: true,
+        url: at.url,
+        status: at.status,
+        text: result.text,
+        fetchedAt: at.fetchedAt,
+        data: result.data,
+      },
+      envelope: at,
+    };
   },
 };
-
-function delivered(
-  url: string,
-  status: number,
-  fetchedAt: string,
-  text: string,
-  data: unknown,
-): WorkOutcome {
-  return signedAnswer(
-    { ok: true, url, status, text, fetchedAt, data },
-    { text, url, status, fetchedAt },
-  );
-}

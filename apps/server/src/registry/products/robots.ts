@@ -2,7 +2,6 @@ import { auditRobots, parseAuditOrigin, parseAuditPath } from '@storefront/robot
 import {
   BOOLEAN,
   checked,
-  failedAnswer,
   INTEGER,
   ISO_TIME,
   NULLABLE_STRING,
@@ -10,9 +9,8 @@ import {
   responseSchema,
   STRING,
   STRINGS,
-  signedAnswer,
 } from '../shared.js';
-import type { RouteEntry } from '../types.js';
+import type { FetchesSource, RouteDefinition } from '../types.js';
 
 interface RobotsParams {
   readonly origin: string;
@@ -21,7 +19,13 @@ interface RobotsParams {
 }
 
 /** `/buy/robots`: which AI crawlers may read a path, from robots.txt, llms.txt and ai.txt. */
-export const robotsRoute: RouteEntry<RobotsParams> = {
+/** The audit, and the status robots.txt answered with. */
+interface RobotsOutput {
+  readonly result: ReturnType<typeof auditRobots>;
+  readonly status: number | null;
+}
+
+export const robotsRoute: RouteDefinition<RobotsParams, FetchesSource, RobotsOutput> = {
   name: 'robots',
   path: '/buy/robots',
   title: 'AI-crawler permission audit',
@@ -131,34 +135,44 @@ export const robotsRoute: RouteEntry<RobotsParams> = {
     );
   },
   priceFor: () => robotsRoute.prices[0] as (typeof robotsRoute.prices)[0],
-  async run(params, context) {
-    const fetchedAt = context.clock().toISOString();
-    // The three files are read concurrently; each outcome is a safe-fetch result.
-    const [robotsTxt, llmsTxt, aiTxt] = await Promise.all(
-      auditFileUrls(params).map((url) => context.fetcher.fetch(url)),
-    );
-    const robots = robotsTxt as NonNullable<typeof robotsTxt>;
+  // The three files are read concurrently; each outcome is a safe-fetch result.
+  reads: { kind: 'fetches', urls: auditFileUrls },
+  compute({ params, source: { results } }) {
+    const [robots, llmsTxt, aiTxt] = results;
+    if (robots === undefined) throw new Error('robots.txt was not read');
     const status = robots.ok ? robots.doc.status : (robots.status ?? null);
     const result = auditRobots(
       { origin: params.origin, robotsTxt: robots, llmsTxt: llmsTxt ?? null, aiTxt: aiTxt ?? null },
       { path: params.path },
     );
+    return { result, status };
+  },
+  shape({ result, status }, { params, source: { at } }) {
     if (!result.ok) {
-      return failedAnswer(params.origin, status, fetchedAt, result.error, result.message);
+      return {
+        ok: false,
+        error: result.error,
+        message: result.message,
+        at: { url: params.origin, status },
+        fields: { fetchedAt: at },
+      };
     }
-    const body = {
+    return {
       ok: true,
-      url: params.origin,
-      ...(status === null ? {} : { status }),
       text: result.text,
-      fetchedAt,
-      data: result.data,
+      body: {
+        ok: true,
+        url: params.origin,
+        ...(status === null ? {} : { status }),
+        text: result.text,
+        fetchedAt: at,
+        data: result.data,
+      },
+      envelope: { url: params.origin, status, fetchedAt: at },
     };
-    return signedAnswer(body, { text: result.text, url: params.origin, status, fetchedAt });
   },
 };
 
-/** The three files an audit reads, in the order `run` unpacks them. */
 function auditFileUrls(params: RobotsParams): string[] {
   return ['robots.txt', 'llms.txt', 'ai.txt'].map((file) => `${params.origin}/${file}`);
 }

@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { ParamProblem, RouteEntry } from '../registry/types.js';
+import type { AnyRoute, ParamProblem, RouteDefinition, Source } from '../registry/types.js';
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -10,7 +10,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
  * checks. Returns the typed params or every problem found.
  */
 export function readParams<P>(
-  route: RouteEntry<P>,
+  route: RouteDefinition<P, Source, unknown> | AnyRoute,
   query: Readonly<Record<string, unknown>>,
 ): { ok: true; params: P } | { ok: false; details: ParamProblem[] } {
   const flat: Record<string, string> = {};
@@ -35,7 +35,7 @@ export function readParams<P>(
     : { ok: false, details: [...result.details] };
 }
 
-function problemOf(error: ErrorObject, route: RouteEntry<unknown>): ParamProblem {
+function problemOf(error: ErrorObject, route: AnyRoute): ParamProblem {
   const param = error.instancePath.replace(/^\//, '').replace(/~1/g, '/').replace(/~0/g, '~');
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {

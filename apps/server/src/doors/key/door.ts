@@ -1,0 +1,218 @@
+import type { Database } from '../../db/database.js';
+import { bearerKey, hashKey } from '../../metering/keys.js';
+import type { Settlements } from '../../metering/settlements.js';
+import {
+  type AdmittedKey,
+  admit,
+  type ChargeSource,
+  type Finish,
+  finish,
+} from '../../metering/store.js';
+import { creditsFor, type Tier, type TierPlan } from '../../metering/tiers.js';
+import type { Door, Ending, Headers, PaidCall, Reply } from '../../pipeline/door.js';
+import { errorReply } from '../../pipeline/replies.js';
+import { dollars } from '../../registry/terms.js';
+import type { PriceTier } from '../../registry/types.js';
+
+/** `Retry-After` of a call refused for the key's calls in flight (s). */
+const IN_FLIGHT_RETRY_SECONDS = 1;
+
+/** The ledger's `error` for a call whose caller left before its answer was written. */
+const CLIENT_CLOSED = 'client_closed';
+
+/** What the key door holds for an admitted call: its reservation. */
+export interface KeyTicket {
+  readonly keyHash: string;
+  readonly ledgerId: string;
+  readonly source: ChargeSource;
+  readonly credits: number;
+}
+
+/** What the key door needs. */
+export interface KeyDoorDeps {
+  readonly db: Database;
+  readonly settlements: Settlements;
+  readonly plans: Readonly<Record<Tier, TierPlan>>;
+  /** The 402 answer with the payment terms of `call` (the x402 door's challenge). */
+  paymentRequired(call: PaidCall, error: PaymentRefusal, message: string): Reply;
+}
+
+/** The 402 refusals of the key door, each answered with the payment terms. */
+export type PaymentRefusal = 'payment_required' | 'sandbox_exhausted' | 'insufficient_credits';
+
+/**
+ * The key door (spec "Authentication"; DESIGN §4): a bearer key, its rate window, its
+ * calls in flight and a reservation of what pays the call, decided by one atomic
+ * statement ({@link admit}); a charged call's reservation is committed once its answer
+ * has been written, any other released before its answer goes out.
+ */
+export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
+  /** Key hash → its calls answered here whose commits have not landed yet. */
+  const answered = new Map<string, number>();
+  const release = (ticket: KeyTicket, end: Omit<Finish, 'charged'>) =>
+    finish(deps.db, ticket.ledgerId, { ...end, charged: false });
+
+  return {
+    name: 'key',
+
+    async admit(call) {
+      const bearer = bearerKey(call.header('authorization'));
+      if (bearer.kind === 'missing') {
+        return refused(
+          deps.paymentRequired(
+            call,
+            'payment_required',
+            `${call.route.path} costs ${dollars(call.price.amount)} per call; pay with x402 or send an API key as \`Authorization: Bearer <key>\``,
+          ),
+        );
+      }
+      const { requestId } = call;
+      if (bearer.kind === 'malformed') {
+        return refused(errorReply('invalid_key', MALFORMED_KEY, { requestId }));
+      }
+      const keyHash = hashKey(bearer.key);
+      // This instance's answered calls of the key whose commits are still on their way
+      // have ended for the caller: they do not count against its calls in flight.
+      const admission = await admit(deps.db, {
+        keyHash,
+        route: call.route.name,
+        price: call.price.amount,
+        credits: creditsFor(call.price.amount),
+        requestId,
+        plans: deps.plans,
+        answeredHere: answered.get(keyHash) ?? 0,
+      });
+      if (admission.kind === 'unknown') {
+        return refused(errorReply('invalid_key', 'Unknown API key', { requestId }));
+      }
+      if (admission.kind === 'revoked') {
+        const message = `API key ending in \`${admission.key.tail}\` was revoked`;
+        return refused(errorReply('invalid_key', message, { requestId }));
+      }
+      const { key, window } = admission;
+      const headers: Record<string, string> = {
+        'RateLimit-Limit': String(window.limit),
+        'RateLimit-Remaining': String(window.remaining),
+        'RateLimit-Reset': String(window.resetSeconds),
+        'RateLimit-Policy': `${window.limit};w=60`,
+      };
+      switch (admission.kind) {
+        case 'rate_limited':
+          return refused(
+            errorReply(
+              'rate_limited',
+              `The ${key.tier} plan allows ${window.limit} calls per minute; retry in ${window.resetSeconds} s`,
+              { requestId, headers: { ...headers, 'Retry-After': String(window.resetSeconds) } },
+            ),
+          );
+        case 'too_many_in_flight':
+          // A call in flight ends within the fetch deadline plus the product's; most sooner.
+          return refused(
+            errorReply(
+              'too_many_in_flight',
+              `The ${key.tier} plan allows ${admission.inFlight} calls in flight at once; retry in ${IN_FLIGHT_RETRY_SECONDS} s`,
+              { requestId, headers: { ...headers, 'Retry-After': String(IN_FLIGHT_RETRY_SECONDS) } },
+            ),
+          );
+        case 'sandbox_exhausted':
+        case 'insufficient_credits': {
+          const reply = deps.paymentRequired(
+            call,
+            admission.kind,
+            refusalMessage(admission.kind, key, call.price),
+          );
+          return refused({ ...reply, headers: { ...headers, ...reply.headers } });
+        }
+        case 'reserved': {
+          const { source, ledgerId } = admission;
+          const credits = source === 'credits' ? creditsFor(call.price.amount) : 0;
+          return {
+            kind: 'admitted',
+            ticket: { keyHash, ledgerId, source, credits },
+            metered: source !== 'unmetered',
+            headers,
+          };
+        }
+      }
+    },
+
+    async settle(ticket, ending) {
+      switch (ending.kind) {
+        case 'charge':
+          // From here until its commit lands the key row counts the call in flight,
+          // though the caller has its answer and may send the next call at once:
+          // admission takes this instance's answered calls off that count.
+          answered.set(ticket.keyHash, (answered.get(ticket.keyHash) ?? 0) + 1);
+          return { ok: true, headers: chargeHeader(ticket) };
+        case 'free':
+          // A free answer gives the reservation back first, so the balance is right by
+          // the time the caller reads the answer.
+          await release(ticket, {
+            outcome: 'delivered_free',
+            error: ending.outcome.error,
+            upstreamStatus: ending.outcome.upstreamStatus,
+            receiptNonce: ending.receiptNonce,
+          });
+          return { ok: true, headers: { 'Storefront-Charge': 'none' } };
+        case 'refuse':
+          await release(ticket, {
+            outcome: 'undeliverable',
+            error: ending.outcome.error,
+            upstreamStatus: ending.outcome.upstreamStatus,
+            receiptNonce: null,
+          });
+          return { ok: true, headers: {} };
+        case 'failed':
+          await release(ticket, {
+            outcome: 'failed',
+            error: ending.error === 'client_closed' ? CLIENT_CLOSED : 'internal_error',
+            upstreamStatus: ending.upstreamStatus,
+            receiptNonce: null,
+          });
+          return { ok: true, headers: {} };
+      }
+    },
+
+    delivered(ticket, ending, written) {
+      if (ending.kind !== 'charge') return;
+      const { error, upstreamStatus } = ending.outcome;
+      const { receiptNonce } = ending;
+      // A charged answer is committed once written in full; released if the caller left.
+      const settled = deps.settlements.settle(
+        ticket.ledgerId,
+        written
+          ? { charged: true, outcome: 'delivered', error, upstreamStatus, receiptNonce }
+          : { charged: false, outcome: 'failed', error: CLIENT_CLOSED, upstreamStatus, receiptNonce },
+      );
+      void settled.finally(() => {
+        const left = (answered.get(ticket.keyHash) ?? 1) - 1;
+        if (left === 0) answered.delete(ticket.keyHash);
+        else answered.set(ticket.keyHash, left);
+      });
+    },
+  };
+}
+
+const MALFORMED_KEY =
+  'Expected `Authorization: Bearer mk_test_…` or `Bearer mk_live_…` with a key from POST /api/dev/keys';
+
+function refused(reply: Reply): { readonly kind: 'refused'; readonly reply: Reply } {
+  return { kind: 'refused', reply };
+}
+
+/** `Storefront-Charge`: what paid the call, and the credits it took. */
+function chargeHeader(ticket: KeyTicket): Headers {
+  return { 'Storefront-Charge': `${ticket.source};credits=${ticket.credits}` };
+}
+
+function refusalMessage(
+  outcome: 'sandbox_exhausted' | 'insufficient_credits',
+  key: AdmittedKey,
+  price: PriceTier,
+): string {
+  if (outcome === 'sandbox_exhausted') {
+    return `Sandbox key ending in \`${key.tail}\` has used all of its calls; pay per call with x402 or mint a live key`;
+  }
+  const credits = creditsFor(price.amount);
+  return `Key ending in \`${key.tail}\` needs ${credits} credit${credits === 1 ? '' : 's'} for this call and has ${key.credits}${key.tier === 'pro' || key.tier === 'business' ? ' and no included calls left' : ''}`;
+}

@@ -1,0 +1,114 @@
+import type { Attestation, Signer } from '@storefront/attest';
+import type { Fetcher } from '@storefront/safe-fetch';
+import type { Compute } from '../work/compute.js';
+import { withinDeadline } from '../work/deadline.js';
+import { type CallDeadline, ComputeCancelledError } from '../work/limits.js';
+import { chargeFor } from './charge.js';
+import type { Door, Ending, PaidCall, Reply } from './door.js';
+import type { WorkOutcome } from './outcome.js';
+import { perform } from './work.js';
+
+/** What the pipeline needs from the service. */
+export interface PipelineDeps {
+  readonly fetcher: Fetcher;
+  readonly compute: Compute;
+  readonly signer: Signer;
+  readonly clock: () => Date;
+  readonly publicBaseUrl: string;
+}
+
+/** How the pipeline talks to the caller, whatever the framework. */
+export interface Exchange {
+  /** Aborts when the caller leaves before its answer has been written. */
+  readonly left: AbortSignal;
+  /** Write `reply`; resolves true once it was written in full, false if the caller left. */
+  send(reply: Reply): Promise<boolean>;
+}
+
+/**
+ * One paid call, door-neutral, as a straight line (DESIGN §1): the door admits or
+ * refuses → the work (fetch, product, shape) within the call's `deadline` → the receipt
+ * → the charge by the route's rule → the door settles → the answer. Whatever happens
+ * after admission, the door settles the call exactly once; nothing is charged without
+ * a delivered result.
+ */
+export async function runPaidCall<T>(
+  deps: PipelineDeps,
+  door: Door<T>,
+  call: PaidCall,
+  exchange: Exchange,
+  deadline: CallDeadline,
+): Promise<void> {
+  const admission = await door.admit(call);
+  if (admission.kind === 'refused') {
+    await exchange.send(admission.reply);
+    return;
+  }
+  const { ticket, headers } = admission;
+
+  let outcome: WorkOutcome;
+  try {
+    outcome = await perform(
+      call.route,
+      call.params,
+      {
+        ...withinDeadline(deps, deadline, exchange.left),
+        publicBaseUrl: deps.publicBaseUrl,
+        clock: deps.clock,
+      },
+      { door: door.name, metered: admission.metered },
+    );
+  } catch (error) {
+    // A product dropped from the queue because its caller left: nobody to answer.
+    const cancelled = error instanceof ComputeCancelledError;
+    await door.settle(ticket, {
+      kind: 'failed',
+      error: cancelled ? 'client_closed' : 'internal_error',
+      upstreamStatus: null,
+    });
+    if (cancelled) return;
+    throw error;
+  }
+
+  const charge = chargeFor(call.route, outcome);
+  if (charge.kind === 'refuse') {
+    await door.settle(ticket, { kind: 'refuse', outcome, status: charge.status });
+    await exchange.send({ status: charge.status, headers, body: outcome.body });
+    return;
+  }
+  // The caller left while the work ran: nothing can be delivered, so nothing is charged.
+  if (exchange.left.aborted) {
+    await door.settle(ticket, {
+      kind: 'failed',
+      error: 'client_closed',
+      upstreamStatus: outcome.upstreamStatus,
+    });
+    return;
+  }
+
+  const attestation = sign(deps.signer, outcome);
+  const ending: Ending = {
+    kind: charge.kind,
+    outcome,
+    receiptNonce: attestation?.nonce ?? null,
+  };
+  const settled = await door.settle(ticket, ending);
+  if (!settled.ok) {
+    await exchange.send(settled.reply);
+    return;
+  }
+  const body = attestation === null ? outcome.body : { ...outcome.body, attestation };
+  const written = await exchange.send({
+    status: 200,
+    headers: { ...headers, ...settled.headers },
+    body,
+  });
+  door.delivered?.(ticket, ending, written);
+}
+
+/** The receipt of a delivered success; null for anything else. */
+function sign(signer: Signer, outcome: WorkOutcome): Attestation | null {
+  if (outcome.kind !== 'delivered' || outcome.sign === null) return null;
+  const { text, url, status, fetchedAt } = outcome.sign;
+  return signer.sign(text, { url, status, fetchedAt });
+}
