@@ -1,3 +1,4 @@
+import type { UpstreamErrorCode } from '@storefront/core';
 import type { AvailabilityReason, ResponseClass } from './types.js';
 
 /** The version of the verdict rules; it changes whenever a mapping below does. */
@@ -12,8 +13,10 @@ export interface ErrorReasonRow {
 }
 
 /**
- * Every upstream error code the rubric knows (safe-fetch's `UPSTREAM_ERROR_CODES` and
- * the core codes a caller may pass for a response it refused), and its reason.
+ * Every error code the rubric knows, and its reason: core's `UPSTREAM_ERROR_CODES` (a
+ * code added there does not compile until it has a row here; safe-fetch's codes are
+ * among them), the product codes a caller may pass for a response it refused, and
+ * `internal_error`.
  * `too_many_redirects` counts as a `redirect-loop`: a chain that does not end within
  * the redirect cap is a loop as far as a visitor can tell.
  */
@@ -33,7 +36,14 @@ export const AVAILABILITY_ERROR_REASONS: Readonly<Record<string, ErrorReasonRow>
   unsupported_content_type: row(null, true),
   parse_error: row(null, true),
   internal_error: row('unreachable', false),
-});
+} satisfies { readonly [C in ClassifiedCode]: ErrorReasonRow });
+
+/** The codes {@link AVAILABILITY_ERROR_REASONS} classifies. */
+type ClassifiedCode =
+  | UpstreamErrorCode
+  | 'unsupported_content_type'
+  | 'parse_error'
+  | 'internal_error';
 
 function row(reason: AvailabilityReason | null, impliesResponse: boolean): ErrorReasonRow {
   return Object.freeze({ reason, impliesResponse });

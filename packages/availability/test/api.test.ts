@@ -1,4 +1,8 @@
-import { ERROR_CODES, StorefrontError } from '@storefront/core';
+import {
+  UPSTREAM_ERROR_CODES as CORE_UPSTREAM_ERROR_CODES,
+  ERROR_CODES,
+  StorefrontError,
+} from '@storefront/core';
 import type { SafeFetchResult } from '@storefront/safe-fetch';
 import { UPSTREAM_ERROR_CODES } from '@storefront/safe-fetch';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -32,6 +36,12 @@ describe('public API', () => {
       expect(Object.hasOwn(AVAILABILITY_ERROR_REASONS, code), code).toBe(true);
       const result = classifyAvailability({ ok: false, error: code });
       expect(result.data?.rubric, code).toBe(AVAILABILITY_RUBRIC);
+    }
+  });
+
+  it('classifies every core upstream error code', () => {
+    for (const code of CORE_UPSTREAM_ERROR_CODES) {
+      expect(Object.hasOwn(AVAILABILITY_ERROR_REASONS, code), code).toBe(true);
     }
   });
 

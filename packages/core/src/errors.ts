@@ -1,21 +1,9 @@
 /**
- * The closed catalogue of error codes (DESIGN §7). Every `ok:false` result, every error
- * body and every safe-fetch failure carries exactly one of these snake_case strings;
- * clients match on them, so a code is never renamed or reused for another meaning.
+ * The codes of an upstream failure (DESIGN §7): the target could not be fetched, or what
+ * it answered cannot be used whole. The one list of them; a package that reports only
+ * some (safe-fetch, robots) derives its subset from this one.
  */
-export const ERROR_CODES = [
-  // Request and door errors (answered before any work or charge).
-  'invalid_params',
-  'invalid_key',
-  'payment_required',
-  'payment_invalid',
-  'sandbox_exhausted',
-  'insufficient_credits',
-  'rate_limited',
-  'too_many_in_flight',
-  'not_found',
-  'method_not_allowed',
-  // Upstream failures (safe-fetch).
+export const UPSTREAM_ERROR_CODES = Object.freeze([
   'invalid_url',
   'blocked_ssrf',
   'dns_failure',
@@ -28,13 +16,38 @@ export const ERROR_CODES = [
   'too_many_redirects',
   'body_too_large',
   'upstream_http_error',
+] as const);
+
+/** One of the upstream failure codes. */
+export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];
+
+/**
+ * The closed catalogue of error codes (DESIGN §7). Every `ok:false` result, every error
+ * body and every safe-fetch failure carries exactly one of these snake_case strings;
+ * clients match on them, so a code is never renamed or reused for another meaning. The
+ * order is the documented one (README table, `/catalog`).
+ */
+export const ERROR_CODES = Object.freeze([
+  // Request and door errors (answered before any work or charge).
+  'invalid_params',
+  'invalid_key',
+  'payment_required',
+  'payment_invalid',
+  'sandbox_exhausted',
+  'insufficient_credits',
+  'rate_limited',
+  'too_many_in_flight',
+  'not_found',
+  'method_not_allowed',
+  // Upstream failures.
+  ...UPSTREAM_ERROR_CODES,
   // Product outcomes.
   'unsupported_content_type',
   'parse_error',
   'page_too_complex',
   // Our own fault.
   'internal_error',
-] as const;
+] as const);
 
 /** One of the catalogue's codes. */
 export type ErrorCode = (typeof ERROR_CODES)[number];

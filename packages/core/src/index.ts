@@ -24,9 +24,12 @@ export {
   type ResultCode,
   StorefrontError,
   type StorefrontErrorOptions,
+  UPSTREAM_ERROR_CODES,
+  type UpstreamErrorCode,
 } from './errors.js';
 export { isSha256Hex, type Sha256Hex, sha256Hex, utf8ByteLength } from './hash.js';
 export { readOptions, typeName } from './options.js';
+export { type ParamProblem, URL_MAX_CHARS } from './params.js';
 export {
   fail,
   ok,

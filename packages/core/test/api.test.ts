@@ -13,6 +13,8 @@ import {
   ok,
   StorefrontError,
   sha256Hex,
+  UPSTREAM_ERROR_CODES,
+  URL_MAX_CHARS,
   utf8ByteLength,
 } from '../src/index.js';
 
@@ -24,6 +26,8 @@ describe('public API', () => {
       'ERROR_CODES',
       'ERROR_STATUS',
       'StorefrontError',
+      'UPSTREAM_ERROR_CODES',
+      'URL_MAX_CHARS',
       'canonicalize',
       'capString',
       'decodeBytes',
@@ -98,6 +102,44 @@ describe('error catalogue', () => {
     expect(isErrorCode(7)).toBe(false);
   });
 
+  it('keeps the documented order of the codes', () => {
+    expect([...ERROR_CODES]).toStrictEqual([
+      'invalid_params',
+      'invalid_key',
+      'payment_required',
+      'payment_invalid',
+      'sandbox_exhausted',
+      'insufficient_credits',
+      'rate_limited',
+      'too_many_in_flight',
+      'not_found',
+      'method_not_allowed',
+      'invalid_url',
+      'blocked_ssrf',
+      'dns_failure',
+      'timeout',
+      'connection_refused',
+      'connection_reset',
+      'tls_error',
+      'protocol_error',
+      'redirect_loop',
+      'too_many_redirects',
+      'body_too_large',
+      'upstream_http_error',
+      'unsupported_content_type',
+      'parse_error',
+      'page_too_complex',
+      'internal_error',
+    ]);
+  });
+
+  it('lists as upstream codes exactly the catalogue entries emitted upstream, in order', () => {
+    const upstream = ERROR_CATALOGUE.filter((entry) => entry.origin === 'upstream');
+    expect(upstream.map((entry) => entry.code)).toStrictEqual([...UPSTREAM_ERROR_CODES]);
+    expect(Object.isFrozen(UPSTREAM_ERROR_CODES)).toBe(true);
+    expect(Object.isFrozen(ERROR_CODES)).toBe(true);
+  });
+
   it('keeps codes snake_case', () => {
     for (const code of ERROR_CODES) expect(code).toMatch(/^[a-z]+(_[a-z0-9]+)*$/);
   });
@@ -144,6 +186,12 @@ describe('error catalogue', () => {
     expect(error.status).toBe(400);
     expect(error.details).toStrictEqual([{ path: '/url' }]);
     expect(error.cause).toBe(cause);
+  });
+});
+
+describe('parameter limits', () => {
+  it("limits a URL to the spec's 2048 characters", () => {
+    expect(URL_MAX_CHARS).toBe(2048);
   });
 });
 

@@ -1,12 +1,6 @@
-import { sha256Hex } from '@storefront/core';
+import { type ParamProblem, sha256Hex } from '@storefront/core';
 import { DIFF_MAX_PREV_HASH_CHARS, DIFF_MAX_PREV_TEXT_CHARS } from './limits.js';
 import { normalizeText } from './lines.js';
-
-/** One reason the parameters are refused. */
-export interface ParamProblem {
-  readonly param: string;
-  readonly message: string;
-}
 
 /** The verdict of {@link checkDiffParams}. */
 export type DiffParamCheck =

@@ -1,4 +1,6 @@
-export { checkDiffParams, type DiffParamCheck, type ParamProblem } from './check-params.js';
+/** Core's `ParamProblem`, re-exported for callers that imported it from here. */
+export type { ParamProblem } from '@storefront/core';
+export { checkDiffParams, type DiffParamCheck } from './check-params.js';
 export { diffText } from './diff-text.js';
 export {
   DIFF_CLAIM_VERSION,

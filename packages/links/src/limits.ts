@@ -1,3 +1,5 @@
+import { URL_MAX_CHARS } from '@storefront/core';
+
 /**
  * The most unique links a graph holds (10,000). Links are taken in document order; a link
  * whose URL is not yet in a full graph is left out, so `total === MAX_LINKS` means the
@@ -21,6 +23,7 @@ export const MAX_LINK_TEXT_CHARS = 500;
 
 /**
  * The longest absolute URL a link may have (2,048 characters, the service's own `url`
- * limit, so every link can be sent back to it); longer links are left out.
+ * limit, core's `URL_MAX_CHARS`, so every link can be sent back to it); longer links are
+ * left out.
  */
-export const MAX_LINK_URL_CHARS = 2048;
+export const MAX_LINK_URL_CHARS = URL_MAX_CHARS;

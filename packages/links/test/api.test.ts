@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { StorefrontError } from '@storefront/core';
+import { StorefrontError, URL_MAX_CHARS } from '@storefront/core';
 import { loadHtml } from '@storefront/html';
 import { makeDocument } from '@storefront/test-utils';
 import { describe, expect, it, vi } from 'vitest';
@@ -31,6 +31,7 @@ describe('public API', () => {
 
   it('has the documented caps', () => {
     expect([MAX_LINKS, MAX_LINK_TEXT_CHARS, MAX_LINK_URL_CHARS]).toStrictEqual([10_000, 500, 2048]);
+    expect(MAX_LINK_URL_CHARS).toBe(URL_MAX_CHARS);
     expect(links.MAX_LINKS_TOTAL_CHARS).toBe(2_000_000);
   });
 });

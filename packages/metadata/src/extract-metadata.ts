@@ -7,6 +7,7 @@ import {
   ok,
   type ProductResult,
   readOptions,
+  URL_MAX_CHARS,
 } from '@storefront/core';
 import { loadHtml } from '@storefront/html';
 import { collectMetadata } from './collect-metadata.js';
@@ -18,8 +19,11 @@ import type { JsonLdObject, MetadataData, MetadataOptions } from './types.js';
  */
 export const METADATA_MAX_TITLE_CHARS = 1000;
 
-/** The longest `canonical` URL (2,048 characters, the service's `url` limit), cut the same way. */
-export const METADATA_MAX_URL_CHARS = 2048;
+/**
+ * The longest `canonical` URL (2,048 characters, the service's `url` limit, core's
+ * `URL_MAX_CHARS`), cut the same way.
+ */
+export const METADATA_MAX_URL_CHARS = URL_MAX_CHARS;
 
 /**
  * The most JSON-LD a record carries (1,048,576 characters): every object's size is its

@@ -1,4 +1,4 @@
-import { canonicalize, StorefrontError } from '@storefront/core';
+import { canonicalize, StorefrontError, URL_MAX_CHARS } from '@storefront/core';
 import * as html from '@storefront/html';
 import { makeDocument } from '@storefront/test-utils';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,6 +9,7 @@ import {
   JSONLD_MAX_BLOCK_CHARS,
   JSONLD_MAX_DEPTH,
   JSONLD_MAX_ITEMS,
+  METADATA_MAX_URL_CHARS,
   OPEN_GRAPH_PREFIXES,
   parseJsonLd,
 } from '../src/index.js';
@@ -58,6 +59,7 @@ describe('public API', () => {
     expect(JSONLD_MAX_BLOCK_CHARS).toBe(1024 * 1024);
     expect(JSONLD_MAX_DEPTH).toBe(64);
     expect(JSONLD_MAX_ITEMS).toBe(100);
+    expect(METADATA_MAX_URL_CHARS).toBe(URL_MAX_CHARS);
     expect(OPEN_GRAPH_PREFIXES).toStrictEqual([
       'og:',
       'article:',

@@ -1,15 +1,9 @@
-import { utf8ByteLength } from '@storefront/core';
+import { type ParamProblem, utf8ByteLength } from '@storefront/core';
 import {
   NOTARIZE_MAX_CONTENT_BYTES,
   NOTARIZE_MAX_CONTENT_CHARS,
   NOTARIZE_MAX_URL_CHARS,
 } from './limits.js';
-
-/** One reason the parameters are refused. */
-export interface ParamProblem {
-  readonly param: string;
-  readonly message: string;
-}
 
 /** The verdict of {@link checkNotarizeParams}. */
 export type NotarizeParamCheck =
@@ -22,9 +16,9 @@ export type NotarizeParamCheck =
 
 /**
  * Check `/buy/notarize` query parameters before any payment: exactly one of `url` and
- * `content`; `url` a string of at most 2048 characters; `content` a well-formed string
- * of at most {@link NOTARIZE_MAX_CONTENT_CHARS} characters and
- * {@link NOTARIZE_MAX_CONTENT_BYTES} UTF-8 bytes. An empty `content` is valid content.
+ * `content`; `url` a string of at most {@link NOTARIZE_MAX_URL_CHARS} characters;
+ * `content` a well-formed string of at most {@link NOTARIZE_MAX_CONTENT_CHARS} characters
+ * and {@link NOTARIZE_MAX_CONTENT_BYTES} UTF-8 bytes. An empty `content` is valid content.
  * A refusal is answered with HTTP 400 and never charged.
  */
 export function checkNotarizeParams(params: Readonly<Record<string, unknown>>): NotarizeParamCheck {

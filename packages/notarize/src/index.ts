@@ -1,8 +1,6 @@
-export {
-  checkNotarizeParams,
-  type NotarizeParamCheck,
-  type ParamProblem,
-} from './check-params.js';
+/** Core's `ParamProblem`, re-exported for callers that imported it from here. */
+export type { ParamProblem } from '@storefront/core';
+export { checkNotarizeParams, type NotarizeParamCheck } from './check-params.js';
 export {
   INLINE_SOURCE,
   NOTARIZE_MAX_CONTENT_BYTES,

@@ -7,6 +7,7 @@ import {
   readOptions,
   StorefrontError,
   typeName,
+  UPSTREAM_ERROR_CODES,
 } from '@storefront/core';
 import { parseAuditOrigin, parseAuditPath } from './audit-target.js';
 import { AI_CRAWLERS } from './crawlers.js';
@@ -28,18 +29,9 @@ import type {
   RobotsTxtPolicy,
 } from './types.js';
 
+/** The codes of {@link FetchErrorCode}, derived from core's list, to check input at run time. */
 const FETCH_ERROR_CODES: ReadonlySet<string> = new Set<FetchErrorCode>([
-  'invalid_url',
-  'blocked_ssrf',
-  'dns_failure',
-  'timeout',
-  'connection_refused',
-  'connection_reset',
-  'tls_error',
-  'protocol_error',
-  'redirect_loop',
-  'too_many_redirects',
-  'body_too_large',
+  ...UPSTREAM_ERROR_CODES.filter((code) => code !== 'upstream_http_error'),
   'internal_error',
 ]);
 

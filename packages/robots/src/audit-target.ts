@@ -24,8 +24,9 @@ export type AuditPath =
  * used") into the origin to audit, or say why it cannot be one. A bare domain
  * (`example.com`, `example.com:8443/x`, `//example.com`) gets `https:`; a URL must be
  * http or https and carry no credentials. Path, query and fragment are dropped; the host
- * is lower-cased and IDNA-encoded by the WHATWG URL parser. Meant for the server's 400
- * validation: it never throws.
+ * is lower-cased and IDNA-encoded by the WHATWG URL parser. At most
+ * {@link AUDIT_DOMAIN_MAX_LENGTH} characters once surrounding whitespace is trimmed. Meant
+ * for the server's 400 validation: it never throws.
  *
  * @example
  *   parseAuditOrigin('Example.COM/some/page?q=1') // { ok: true, origin: 'https://example.com', host: 'example.com' }
@@ -75,8 +76,8 @@ export function parseAuditOrigin(domain: unknown): AuditOrigin {
 
 /**
  * Check the `path` parameter of `/buy/robots` and normalise it as verdicts compare it
- * (see `normalizeRobotsPath`): absent or empty is `/`. At most 1024 characters, and at
- * most 2048 once percent-encoded.
+ * (see `normalizeRobotsPath`): absent or empty is `/`. At most {@link AUDIT_PATH_MAX_LENGTH}
+ * characters, and at most {@link ROBOTS_MAX_PATH_LENGTH} once percent-encoded.
  *
  * @example
  *   parseAuditPath('/Café?x=%7e') // { ok: true, path: '/Caf%C3%A9?x=~' }

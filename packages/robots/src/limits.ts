@@ -1,3 +1,5 @@
+import { URL_MAX_CHARS } from '@storefront/core';
+
 /**
  * Bytes of robots.txt that are parsed: 500 KiB, the minimum RFC 9309 §2.5 allows.
  * Bytes beyond it are ignored, and so is the line the limit cuts through.
@@ -28,8 +30,11 @@ export const LLMS_TXT_MAX_LINKS = 5000;
 /** Bytes of ai.txt that are parsed, as for robots.txt. */
 export const AI_TXT_MAX_BYTES = 500 * 1024;
 
-/** Characters of the `domain` parameter (spec, Limits). */
-export const AUDIT_DOMAIN_MAX_LENGTH = 2048;
+/**
+ * Characters of the `domain` parameter, counted after surrounding whitespace is trimmed:
+ * the spec's limit on a URL or domain (core's `URL_MAX_CHARS`).
+ */
+export const AUDIT_DOMAIN_MAX_LENGTH = URL_MAX_CHARS;
 
 /** Characters of the `path` parameter (spec, Limits). */
 export const AUDIT_PATH_MAX_LENGTH = 1024;

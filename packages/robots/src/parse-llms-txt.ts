@@ -1,4 +1,4 @@
-import { capString, StorefrontError } from '@storefront/core';
+import { capString, StorefrontError, URL_MAX_CHARS } from '@storefront/core';
 import { LLMS_TXT_MAX_BYTES, LLMS_TXT_MAX_LINKS } from './limits.js';
 import { type ClippedText, clipText, readBody } from './read-text.js';
 import type { LlmsTxtLink, LlmsTxtSection, ParsedLlmsTxt } from './types.js';
@@ -222,7 +222,7 @@ function listLink(line: string, lineNumber: number): LlmsTxtLink | null {
   else if (/^[-–—][ \t]/.test(rest)) rest = rest.slice(1).trim();
   return {
     name: clip(name, MAX_FIELD),
-    url: clip(target, 2048),
+    url: clip(target, URL_MAX_CHARS),
     notes: rest === '' ? null : clip(rest, MAX_FIELD),
     line: lineNumber,
   };

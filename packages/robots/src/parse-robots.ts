@@ -1,4 +1,4 @@
-import { StorefrontError } from '@storefront/core';
+import { StorefrontError, URL_MAX_CHARS } from '@storefront/core';
 import {
   ROBOTS_MAX_BYTES,
   ROBOTS_MAX_RULE_LENGTH,
@@ -43,8 +43,8 @@ const DIRECTIVES: ReadonlyMap<string, Directive> = new Map<string, Directive>([
 /** Longest crawl delay kept, in seconds (a day); larger values are reported and ignored. */
 const MAX_CRAWL_DELAY = 86_400;
 
-/** Longest `Sitemap:` URL kept, as for any URL the service handles. */
-const MAX_SITEMAP_LENGTH = 2048;
+/** Longest `Sitemap:` URL kept, as for any URL the service handles (core's `URL_MAX_CHARS`). */
+const MAX_SITEMAP_LENGTH = URL_MAX_CHARS;
 
 interface MutableGroup {
   agents: string[];

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@storefront/core';
+import type { UpstreamErrorCode } from '@storefront/core';
 
 // ---------------------------------------------------------------------------
 // robots.txt (RFC 9309)
@@ -172,22 +172,12 @@ export interface CrawlerInfo {
 // The audit (`GET /buy/robots`)
 // ---------------------------------------------------------------------------
 
-/** Error codes a fetch may report to {@link FileOutcome}; the upstream codes of DESIGN §7. */
-export type FetchErrorCode = Extract<
-  ErrorCode,
-  | 'invalid_url'
-  | 'blocked_ssrf'
-  | 'dns_failure'
-  | 'timeout'
-  | 'connection_refused'
-  | 'connection_reset'
-  | 'tls_error'
-  | 'protocol_error'
-  | 'redirect_loop'
-  | 'too_many_redirects'
-  | 'body_too_large'
-  | 'internal_error'
->;
+/**
+ * Error codes a fetch may report to {@link FileOutcome}: core's upstream codes (DESIGN §7)
+ * but `upstream_http_error`, since an error status is a response (`ok: true`), and
+ * `internal_error`. Every code of a safe-fetch failure fits.
+ */
+export type FetchErrorCode = Exclude<UpstreamErrorCode, 'upstream_http_error'> | 'internal_error';
 
 /** A response that was received (any status). A `FetchedDocument` fits. */
 export interface FetchedFile {

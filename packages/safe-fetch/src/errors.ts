@@ -1,24 +1,34 @@
+import {
+  UPSTREAM_ERROR_CODES as CORE_UPSTREAM_ERROR_CODES,
+  type UpstreamErrorCode as CoreUpstreamErrorCode,
+} from '@storefront/core';
 import type { UpstreamErrorCode } from './types.js';
 
-/** Every code a fetch can fail with, in the order the README documents them. */
-export const UPSTREAM_ERROR_CODES = Object.freeze([
-  'invalid_url',
-  'blocked_ssrf',
-  'dns_failure',
-  'timeout',
-  'connection_refused',
-  'connection_reset',
-  'tls_error',
-  'protocol_error',
-  'redirect_loop',
-  'too_many_redirects',
-  'internal_error',
-] as const satisfies readonly UpstreamErrorCode[]);
+/**
+ * Core's upstream codes the fetcher never produces: an error status is a document (a
+ * product reports `upstream_http_error`), and an over-long body is a truncated document
+ * (a product that needs it whole reports `body_too_large`).
+ */
+export const NOT_FETCH_FAILURES = Object.freeze([
+  'body_too_large',
+  'upstream_http_error',
+] as const satisfies readonly CoreUpstreamErrorCode[]);
 
-// Fails to compile when the list and the union drift apart.
-type Missing = Exclude<UpstreamErrorCode, (typeof UPSTREAM_ERROR_CODES)[number]>;
-const exhaustive: [Missing] extends [never] ? true : Missing = true;
-void exhaustive;
+/**
+ * Every code a fetch can fail with, in the order the README documents them: core's
+ * upstream codes but {@link NOT_FETCH_FAILURES}, then `internal_error` for a fault of
+ * our own (an error with no code at all).
+ */
+export const UPSTREAM_ERROR_CODES: readonly UpstreamErrorCode[] = Object.freeze([
+  ...CORE_UPSTREAM_ERROR_CODES.filter(isFetchFailure),
+  'internal_error',
+]);
+
+function isFetchFailure(
+  code: CoreUpstreamErrorCode,
+): code is Exclude<UpstreamErrorCode, 'internal_error'> {
+  return !(NOT_FETCH_FAILURES as readonly string[]).includes(code);
+}
 
 /** The code of the guard's own refusal, raised inside the connector. */
 export const BLOCKED = 'ERR_SAFE_FETCH_BLOCKED';

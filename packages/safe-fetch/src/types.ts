@@ -1,21 +1,14 @@
 import type { LookupAddress } from 'node:dns';
-import type { ErrorCode, FetchedDocument } from '@storefront/core';
+import type { UpstreamErrorCode as CoreUpstreamErrorCode, FetchedDocument } from '@storefront/core';
+import type { NOT_FETCH_FAILURES } from './errors.js';
 
-/** The error codes a fetch can fail with; every one is listed in the README. */
-export type UpstreamErrorCode = Extract<
-  ErrorCode,
-  | 'invalid_url'
-  | 'blocked_ssrf'
-  | 'dns_failure'
-  | 'timeout'
-  | 'connection_refused'
-  | 'connection_reset'
-  | 'tls_error'
-  | 'protocol_error'
-  | 'redirect_loop'
-  | 'too_many_redirects'
-  | 'internal_error'
->;
+/**
+ * The error codes a fetch can fail with; every one is listed in the README: core's
+ * upstream codes but the two it never produces, and `internal_error` for our own bug.
+ */
+export type UpstreamErrorCode =
+  | Exclude<CoreUpstreamErrorCode, (typeof NOT_FETCH_FAILURES)[number]>
+  | 'internal_error';
 
 /** One exact loopback `(IP, port)` pair that tests may reach through the guard. */
 export interface AllowEntry {

@@ -1,8 +1,12 @@
+import { URL_MAX_CHARS } from '@storefront/core';
 import { classifyAddress, describeRange } from './address-policy.js';
 import type { AllowList } from './allow-list.js';
 
-/** URLs longer than this many characters are refused (before and after parsing). */
-export const MAX_URL_LENGTH = 2048;
+/**
+ * URLs longer than this many characters are refused (before and after parsing): the
+ * spec's limit on a URL, core's `URL_MAX_CHARS`, applied to redirect targets too.
+ */
+export const MAX_URL_LENGTH = URL_MAX_CHARS;
 
 /** The destination ports contacted by default: plain and TLS HTTP and their usual alternates. */
 export const DEFAULT_ALLOWED_PORTS: readonly number[] = Object.freeze([80, 443, 8080, 8443]);

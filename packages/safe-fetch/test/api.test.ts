@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { StorefrontError } from '@storefront/core';
+import {
+  UPSTREAM_ERROR_CODES as CORE_UPSTREAM_ERROR_CODES,
+  StorefrontError,
+  URL_MAX_CHARS,
+} from '@storefront/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
 import {
@@ -44,6 +48,17 @@ describe('public API', () => {
     expect(MAX_URL_LENGTH).toBe(2048);
     expect(DRAIN_LIMIT_BYTES).toBe(128 * 1024);
     expect(DEFAULT_USER_AGENT).toBe('Storefront/1 (+https://storefront.example/bot)');
+  });
+
+  it('takes its codes and its URL limit from core', () => {
+    expect(UPSTREAM_ERROR_CODES).toStrictEqual([
+      ...CORE_UPSTREAM_ERROR_CODES.filter(
+        (code) => code !== 'body_too_large' && code !== 'upstream_http_error',
+      ),
+      'internal_error',
+    ]);
+    expect(Object.isFrozen(UPSTREAM_ERROR_CODES)).toBe(true);
+    expect(MAX_URL_LENGTH).toBe(URL_MAX_CHARS);
   });
 
   it('documents every error code in the README table, and no other', () => {

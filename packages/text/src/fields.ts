@@ -1,5 +1,8 @@
 import { parseExtractSchema } from '@storefront/extract';
 
+/** The longest `extract` parameter of `/buy/fetch`, in UTF-16 code units (spec, Limits). */
+export const FETCH_EXTRACT_MAX_CHARS = 256;
+
 /** The most fields a `/buy/fetch` field list may name. */
 export const FETCH_MAX_FIELDS = 32;
 
@@ -32,7 +35,8 @@ export type FetchExtract =
 /**
  * Read the `extract` parameter of `/buy/fetch`: absent or empty means none, `1` means
  * description and word count, anything else is a comma list of field names, each
- * optionally typed as in `/buy/extract`'s compact schema (`price`, `price:number`).
+ * optionally typed as in `/buy/extract`'s compact schema (`price`, `price:number`), of
+ * at most {@link FETCH_EXTRACT_MAX_CHARS} characters.
  * The server answers 400 with `message` when `ok` is false.
  *
  * @example
@@ -42,8 +46,11 @@ export function parseFetchExtract(value: string | undefined | null): FetchExtrac
   if (value === undefined || value === null || value.trim() === '')
     return { ok: true, mode: 'none' };
   if (value.trim() === '1') return { ok: true, mode: 'summary' };
-  if (value.length > 256) {
-    return { ok: false, message: `\`extract\` is ${value.length} characters; the limit is 256.` };
+  if (value.length > FETCH_EXTRACT_MAX_CHARS) {
+    return {
+      ok: false,
+      message: `\`extract\` is ${value.length} characters; the limit is ${FETCH_EXTRACT_MAX_CHARS}.`,
+    };
   }
   const typed = value
     .split(',')

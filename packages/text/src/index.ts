@@ -5,6 +5,7 @@ export {
   TEXT_MAX_TITLE_CHARS,
 } from './extract-text.js';
 export {
+  FETCH_EXTRACT_MAX_CHARS,
   FETCH_FIELD_TYPES,
   FETCH_MAX_FIELDS,
   type FetchExtract,

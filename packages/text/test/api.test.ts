@@ -7,6 +7,7 @@ import { extractText, parseFetchExtract } from '../src/index.js';
 test('exports exactly the public API', () => {
   expect(Object.keys(text).sort()).toEqual([
     'DESCRIPTION_MAX_CHARS',
+    'FETCH_EXTRACT_MAX_CHARS',
     'FETCH_FIELD_TYPES',
     'FETCH_MAX_FIELDS',
     'TEXT_MAX_DESCRIPTION_CHARS',
