@@ -209,8 +209,8 @@ describe('ProductPool and a call deadline', () => {
 
   it('refuses a task whose call has no time left', async () => {
     const spent = callDeadline(100, performance.now() - 200);
-    await expect(pool.compute(MARKDOWN, pageInput(doc, {}), undefined, spent)).rejects.toBeInstanceOf(
-      ComputeLimitError,
-    );
+    await expect(
+      pool.compute(MARKDOWN, pageInput(doc, {}), undefined, spent),
+    ).rejects.toBeInstanceOf(ComputeLimitError);
   });
 });

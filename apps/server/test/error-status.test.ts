@@ -4,9 +4,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorStatus } from '../src/http/error-status.js';
 import { errorHandler } from '../src/middleware/errors.js';
-import { REGISTRY } from '../src/registry/index.js';
 import { refusedStatus } from '../src/pipeline/charge.js';
 import type { WorkOutcome } from '../src/pipeline/outcome.js';
+import { REGISTRY } from '../src/registry/index.js';
 import type { AnyRoute } from '../src/registry/types.js';
 import { silentLogger, testApp } from './helpers.js';
 

@@ -97,10 +97,7 @@ describe('methods on /buy/*', () => {
     '%s on every paid route with a funded key: 405 with Allow: GET; balance and ledger unchanged',
     async (method) => {
       const before = await stateOf(t.app, key.keyId);
-      for (const route of [
-        ...REGISTRY,
-        { path: '/buy/signal', name: 'signal' } as AnyRoute,
-      ]) {
+      for (const route of [...REGISTRY, { path: '/buy/signal', name: 'signal' } as AnyRoute]) {
         const path = route.name === 'signal' ? route.path : pathOf(route);
         const res = await raw(path, method, { authorization: `Bearer ${key.key}` });
         expect(res.status, `${method} ${route.path}`).toBe(405);

@@ -78,7 +78,11 @@ describe('ProductPool', () => {
   });
 
   it('names a compute for every route that parses a body, and none for the head-only audit', () => {
-    expect(REGISTRY.filter(runsOnThread).map((route) => route.name).sort()).toStrictEqual([
+    expect(
+      REGISTRY.filter(runsOnThread)
+        .map((route) => route.name)
+        .sort(),
+    ).toStrictEqual([
       'diff',
       'extract',
       'feed',
@@ -114,9 +118,12 @@ describe('ProductPool', () => {
   });
 
   it('refuses input it cannot hand to a thread, and keeps going', async () => {
-    await expect(pool.compute(MARKDOWN, pageInput(article, () => 1))).rejects.toThrow(
-      /could not be cloned/,
-    );
+    await expect(
+      pool.compute(
+        MARKDOWN,
+        pageInput(article, () => 1),
+      ),
+    ).rejects.toThrow(/could not be cloned/);
     expect(pool.stats.busy).toBe(0);
     const after = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
     expect(after.ok).toBe(true);
@@ -211,9 +218,7 @@ describe('ProductPool bounds', () => {
       heapMb: 1024,
       logger: recordingLogger(),
     });
-    const waiting = pool
-      .compute(MARKDOWN, pageInput(article, {}))
-      .catch((error: unknown) => error);
+    const waiting = pool.compute(MARKDOWN, pageInput(article, {})).catch((error: unknown) => error);
     await pool.close();
     expect(await waiting).toMatchObject({ message: 'The product pool is closed' });
     expect(pool.stats).toMatchObject({ busy: 0, queued: 0, started: 0 });
@@ -224,9 +229,7 @@ describe('ProductPool bounds', () => {
     const running = pool
       .compute(MARKDOWN, pageInput(documentOf(HOSTILE), {}))
       .catch((error: unknown) => error);
-    const queued = pool
-      .compute(MARKDOWN, pageInput(article, {}))
-      .catch((error: unknown) => error);
+    const queued = pool.compute(MARKDOWN, pageInput(article, {})).catch((error: unknown) => error);
     // Once the thread has loaded, the first task runs and the second waits.
     await vi.waitFor(() => expect(pool.stats).toMatchObject({ busy: 1, queued: 1 }), {
       timeout: 20_000,

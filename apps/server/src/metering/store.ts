@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../db/database.js';
 import type { MintedKey } from './keys.js';
-import type { Tier, TierPlan } from './tiers.js';
+import type { PaySource, Tier, TierPlan } from './tiers.js';
 
 /** A key as the meter sees it. */
 export interface KeyRecord {
@@ -97,7 +97,7 @@ export async function issueKey(
         minted.env,
         options.plan.tier,
         options.label,
-        options.plan.tier === 'sandbox' ? (options.plan.included ?? 0) : 0,
+        options.plan.pays.includes('sandbox') ? (options.plan.included ?? 0) : 0,
         options.ip,
       ],
     );
@@ -132,7 +132,7 @@ export interface RateWindow {
 }
 
 /** Where a reserved call is paid from. */
-export type ChargeSource = 'sandbox' | 'included' | 'credits' | 'unmetered';
+export type ChargeSource = PaySource;
 
 /** The key as {@link admit} found it, before this call. */
 export interface AdmittedKey {
@@ -268,18 +268,22 @@ export async function admit(
 }
 
 /**
- * The tiers' per-minute limits and calls in flight as the JSON object {@link ADMIT_SQL}
- * reads them from: `{"<tier>": [perMinute, inFlight], …}`.
+ * The tiers' plans as the JSON object {@link ADMIT_SQL} reads them from:
+ * `{"<tier>": [perMinute, inFlight, [what pays, in order], refusal], …}`.
  */
 function limitsJson(plans: Readonly<Record<Tier, TierPlan>>): string {
   return JSON.stringify(
-    Object.fromEntries(Object.values(plans).map((p) => [p.tier, [p.perMinute, p.inFlight]])),
+    Object.fromEntries(
+      Object.values(plans).map((p) => [p.tier, [p.perMinute, p.inFlight, p.pays, p.exhausted]]),
+    ),
   );
 }
 
 /**
  * $1 key hash, $2 credits the call costs, $3 route, $4 price, $5 request id, $6 the
- * tiers' limits as JSON ({@link limitsJson}), $7 the key's calls this instance has
+ * tiers' plans as JSON ({@link limitsJson}: limits, what pays a call and in which
+ * order, the refusal when nothing can; the statement knows only what each source
+ * takes), $7 the key's calls this instance has
  * answered and not yet committed (they no longer count as in flight). The key row is locked first (`k`);
  * everything after it reads the locked row's latest version (its window, balances and
  * calls in flight), so concurrent calls serialize on it. The order of the checks: the
@@ -297,10 +301,14 @@ const ADMIT_SQL = `WITH k AS (
    ), funded AS (
      SELECT k.key_id, k.tier, k.hits, k.reset, k.in_flight, k.in_flight_cap, CASE
          WHEN k.hits > k.per_minute THEN 'rate_limited'
-         WHEN k.tier = 'sandbox' THEN CASE WHEN k.sandbox_remaining > 0 THEN 'sandbox' END
-         WHEN k.tier = 'enterprise' THEN 'unmetered'
-         WHEN k.tier IN ('pro', 'business') AND k.included_remaining > 0 THEN 'included'
-         WHEN k.credits >= $2 THEN 'credits'
+         ELSE (SELECT s.source
+                 FROM jsonb_array_elements_text($6::jsonb -> k.tier -> 2) WITH ORDINALITY AS s (source, n)
+                WHERE CASE s.source
+                        WHEN 'sandbox' THEN k.sandbox_remaining > 0
+                        WHEN 'included' THEN k.included_remaining > 0
+                        WHEN 'credits' THEN k.credits >= $2
+                        ELSE s.source = 'unmetered' END
+                ORDER BY s.n LIMIT 1)
        END AS source
        FROM k WHERE k.revoked_at IS NULL
    ), pick AS (
@@ -330,8 +338,7 @@ const ADMIT_SQL = `WITH k AS (
             CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN p.source ELSE 'none' END,
             CASE WHEN p.source IN ('rate_limited', 'too_many_in_flight') THEN p.source
                  WHEN p.source IS NOT NULL THEN 'pending'
-                 WHEN p.tier = 'sandbox' THEN 'sandbox_exhausted'
-                 ELSE 'insufficient_credits' END,
+                 ELSE $6::jsonb -> p.tier ->> 3 END,
             CASE WHEN p.source IS NULL OR p.source IN ('rate_limited', 'too_many_in_flight') THEN now() END,
             $5
        FROM pick p

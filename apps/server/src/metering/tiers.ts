@@ -16,7 +16,17 @@ export interface TierPlan {
    */
   readonly inFlight: number;
   readonly monthlyUsd: number;
+  /**
+   * What pays a call on this plan, in order: the first source with something left pays
+   * (sandbox calls, the monthly allowance, purchased credits, or nothing: unmetered).
+   */
+  readonly pays: readonly PaySource[];
+  /** The 402 refusal when no source can pay. */
+  readonly exhausted: 'sandbox_exhausted' | 'insufficient_credits';
 }
+
+/** Where a call's cost is taken from (the ledger's `source`). */
+export type PaySource = 'sandbox' | 'included' | 'credits' | 'unmetered';
 
 /** Calls per minute of an enterprise key (DESIGN §4: 3,000, configurable). */
 export const ENTERPRISE_PER_MINUTE = 3000;
@@ -37,6 +47,8 @@ export function tierPlans(
       perMinute: 5,
       inFlight: 2,
       monthlyUsd: 0,
+      pays: ['sandbox'],
+      exhausted: 'sandbox_exhausted',
     },
     prepaid: {
       tier: 'prepaid',
@@ -45,6 +57,8 @@ export function tierPlans(
       perMinute: 120,
       inFlight: 10,
       monthlyUsd: 0,
+      pays: ['credits'],
+      exhausted: 'insufficient_credits',
     },
     pro: {
       tier: 'pro',
@@ -53,6 +67,8 @@ export function tierPlans(
       perMinute: 120,
       inFlight: 10,
       monthlyUsd: 29,
+      pays: ['included', 'credits'],
+      exhausted: 'insufficient_credits',
     },
     business: {
       tier: 'business',
@@ -61,6 +77,8 @@ export function tierPlans(
       perMinute: 600,
       inFlight: 25,
       monthlyUsd: 199,
+      pays: ['included', 'credits'],
+      exhausted: 'insufficient_credits',
     },
     enterprise: {
       tier: 'enterprise',
@@ -69,6 +87,8 @@ export function tierPlans(
       perMinute: enterprisePerMinute,
       inFlight: 100,
       monthlyUsd: 1500,
+      pays: ['unmetered'],
+      exhausted: 'insufficient_credits',
     },
   };
 }

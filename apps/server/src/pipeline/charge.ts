@@ -17,7 +17,10 @@ export type Charge =
   | { readonly kind: 'refuse'; readonly status: number };
 
 /** The charge of `outcome` on a route whose rule is `rule`. */
-export function chargeFor(route: { readonly chargeRule: ChargeRule }, outcome: WorkOutcome): Charge {
+export function chargeFor(
+  route: { readonly chargeRule: ChargeRule },
+  outcome: WorkOutcome,
+): Charge {
   const refused = refusedStatus(outcome);
   if (refused !== null) return { kind: 'refuse', status: refused };
   if (outcome.kind === 'undeliverable') return { kind: 'refuse', status: 503 };

@@ -79,7 +79,9 @@ export function pageOf(
   result: SafeFetchResult,
   requested: string,
   anyStatus: boolean,
-): { readonly ok: true; readonly doc: import('@storefront/core').FetchedDocument } | ({ readonly ok: false } & Failure) {
+):
+  | { readonly ok: true; readonly doc: import('@storefront/core').FetchedDocument }
+  | ({ readonly ok: false } & Failure) {
   if (!result.ok) {
     return {
       ok: false,

@@ -74,7 +74,12 @@ export function documentRoute<P extends { readonly url: string }, D>(
     compute: ({ source, params }) => spec.product(source.doc, params),
     shape(result, { source: { doc } }) {
       if (!result.ok) {
-        return { ok: false, error: result.error, message: result.message, fields: contentTypeOf(doc) };
+        return {
+          ok: false,
+          error: result.error,
+          message: result.message,
+          fields: contentTypeOf(doc),
+        };
       }
       return {
         ok: true,

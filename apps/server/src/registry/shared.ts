@@ -1,7 +1,7 @@
+import { URL_MAX_CHARS } from '@storefront/core';
 import type { Checked, JsonSchema, ParamProblem, PriceTier } from './types.js';
 
-/** The spec's limit on `url` (and `domain`). */
-export const URL_MAX_CHARS = 2048;
+export { URL_MAX_CHARS };
 
 /** `url`: an absolute http(s) URL of at most 2048 characters. */
 export const URL_PARAM: JsonSchema = {

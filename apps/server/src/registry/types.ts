@@ -1,4 +1,4 @@
-import type { FetchedDocument } from '@storefront/core';
+import type { FetchedDocument, ParamProblem } from '@storefront/core';
 import type { SafeFetchResult } from '@storefront/safe-fetch';
 
 /** A JSON Schema object, as written in the registry and published in discovery. */
@@ -23,11 +23,7 @@ export interface PriceTier {
   readonly includes: string;
 }
 
-/** One problem with the request's parameters (the `details` of a 400). */
-export interface ParamProblem {
-  readonly param: string;
-  readonly message: string;
-}
+export type { ParamProblem };
 
 /** What the route's own checks made of the query: typed inputs, or the problems. */
 export type Checked<P> =

@@ -4,8 +4,8 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import type { AppDeps } from '../app.js';
 import { keyDoor } from '../doors/key/door.js';
 import { tierPlans } from '../metering/tiers.js';
-import { runPaidCall } from '../pipeline/call.js';
 import type { Exchange, PipelineDeps } from '../pipeline/call.js';
+import { runPaidCall } from '../pipeline/call.js';
 import type { PaidCall, Reply } from '../pipeline/door.js';
 import { readParams } from '../pipeline/params.js';
 import { REGISTRY } from '../registry/index.js';

@@ -2,10 +2,10 @@ import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode, httpStatusOf } from '@sto
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { creditsFor, tierPlans } from '../metering/tiers.js';
-import { REGISTRY } from '../registry/index.js';
-import { acceptEntry, dollars, MAX_TIMEOUT_SECONDS } from '../registry/terms.js';
 import { CHARGE_RULES } from '../pipeline/charge.js';
 import { runsOnThread } from '../pipeline/work.js';
+import { REGISTRY } from '../registry/index.js';
+import { acceptEntry, dollars, MAX_TIMEOUT_SECONDS } from '../registry/terms.js';
 import type { AnyRoute } from '../registry/types.js';
 import { termsOf } from './buy.js';
 
@@ -92,6 +92,11 @@ function catalogRoute(route: AnyRoute, base: string) {
   };
 }
 
+/** Whether the x402 door takes payments: a facilitator is configured to verify and settle them. */
+export function x402Live(deps: Pick<AppDeps, 'config'>): boolean {
+  return deps.config.payment.facilitatorUrl !== null;
+}
+
 /** Build every discovery document from the registry. */
 export function discovery(deps: AppDeps) {
   const base = deps.config.publicBaseUrl;
@@ -155,8 +160,18 @@ export function discovery(deps: AppDeps) {
     version: VERSION_TAG,
     serviceVersion: deps.version,
     baseUrl: base,
+    // Only the doors that answer: x402 once a facilitator settles its payments; the MCP
+    // endpoint once it is served.
     doors: {
-      x402: { ...payment, header: 'X-PAYMENT' },
+      ...(x402Live(deps)
+        ? {
+            x402: {
+              ...payment,
+              headers: { v1: 'X-PAYMENT', v2: 'PAYMENT-SIGNATURE' },
+              responseHeaders: { v1: 'X-PAYMENT-RESPONSE', v2: 'PAYMENT-RESPONSE' },
+            },
+          }
+        : {}),
       apiKey: {
         scheme: 'bearer',
         header: 'Authorization: Bearer <key>',
@@ -164,7 +179,6 @@ export function discovery(deps: AppDeps) {
         balance: `${base}/api/dev/balance`,
         tiers,
       },
-      mcp: { endpoint: `${base}/mcp`, transport: 'streamable-http' },
     },
     signer: {
       keyId: deps.signer.keyId,

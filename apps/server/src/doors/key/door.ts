@@ -9,7 +9,7 @@ import {
   finish,
 } from '../../metering/store.js';
 import { creditsFor, type Tier, type TierPlan } from '../../metering/tiers.js';
-import type { Door, Ending, Headers, PaidCall, Reply } from '../../pipeline/door.js';
+import type { Door, Headers, PaidCall, Reply } from '../../pipeline/door.js';
 import { errorReply } from '../../pipeline/replies.js';
 import { dollars } from '../../registry/terms.js';
 import type { PriceTier } from '../../registry/types.js';
@@ -111,7 +111,10 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
             errorReply(
               'too_many_in_flight',
               `The ${key.tier} plan allows ${admission.inFlight} calls in flight at once; retry in ${IN_FLIGHT_RETRY_SECONDS} s`,
-              { requestId, headers: { ...headers, 'Retry-After': String(IN_FLIGHT_RETRY_SECONDS) } },
+              {
+                requestId,
+                headers: { ...headers, 'Retry-After': String(IN_FLIGHT_RETRY_SECONDS) },
+              },
             ),
           );
         case 'sandbox_exhausted':
@@ -119,7 +122,7 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
           const reply = deps.paymentRequired(
             call,
             admission.kind,
-            refusalMessage(admission.kind, key, call.price),
+            refusalMessage(admission.kind, key, call.price, deps.plans),
           );
           return refused({ ...reply, headers: { ...headers, ...reply.headers } });
         }
@@ -182,7 +185,13 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
         ticket.ledgerId,
         written
           ? { charged: true, outcome: 'delivered', error, upstreamStatus, receiptNonce }
-          : { charged: false, outcome: 'failed', error: CLIENT_CLOSED, upstreamStatus, receiptNonce },
+          : {
+              charged: false,
+              outcome: 'failed',
+              error: CLIENT_CLOSED,
+              upstreamStatus,
+              receiptNonce,
+            },
       );
       void settled.finally(() => {
         const left = (answered.get(ticket.keyHash) ?? 1) - 1;
@@ -209,10 +218,11 @@ function refusalMessage(
   outcome: 'sandbox_exhausted' | 'insufficient_credits',
   key: AdmittedKey,
   price: PriceTier,
+  plans: Readonly<Record<Tier, TierPlan>>,
 ): string {
   if (outcome === 'sandbox_exhausted') {
     return `Sandbox key ending in \`${key.tail}\` has used all of its calls; pay per call with x402 or mint a live key`;
   }
   const credits = creditsFor(price.amount);
-  return `Key ending in \`${key.tail}\` needs ${credits} credit${credits === 1 ? '' : 's'} for this call and has ${key.credits}${key.tier === 'pro' || key.tier === 'business' ? ' and no included calls left' : ''}`;
+  return `Key ending in \`${key.tail}\` needs ${credits} credit${credits === 1 ? '' : 's'} for this call and has ${key.credits}${plans[key.tier].pays.includes('included') ? ' and no included calls left' : ''}`;
 }

@@ -1,4 +1,9 @@
-import { checkDiffParams, diffText } from '@storefront/diff';
+import {
+  checkDiffParams,
+  DIFF_MAX_PREV_HASH_CHARS,
+  DIFF_MAX_PREV_TEXT_CHARS,
+  diffText,
+} from '@storefront/diff';
 import { toMarkdown } from '@storefront/markdown';
 import { extractText } from '@storefront/text';
 import {
@@ -37,12 +42,12 @@ export const diffRoute: RouteDefinition<DiffParams, PageSource, ReturnType<typeo
       url: URL_PARAM,
       prevHash: {
         type: 'string',
-        maxLength: 66,
+        maxLength: DIFF_MAX_PREV_HASH_CHARS,
         description: 'Prior content hash (`0x` + 64 hex of sha256) from an earlier receipt.',
       },
       prevText: {
         type: 'string',
-        maxLength: 262144,
+        maxLength: DIFF_MAX_PREV_TEXT_CHARS,
         description: 'Prior page text; adds a line-level diff.',
       },
       format: enumParam(['text', 'markdown'], 'Which page text is compared.', 'text'),

@@ -1,4 +1,4 @@
-import { extract, parseExtractSchema } from '@storefront/extract';
+import { EXTRACT_SCHEMA_MAX_CHARS, extract, parseExtractSchema } from '@storefront/extract';
 import { loadHtml } from '@storefront/html';
 import {
   BOOLEAN,
@@ -42,7 +42,7 @@ export const extractRoute: RouteDefinition<ExtractParams, PageSource, ExtractOut
       schema: {
         type: 'string',
         minLength: 1,
-        maxLength: 1024,
+        maxLength: EXTRACT_SCHEMA_MAX_CHARS,
         description:
           'Compact `field[:type]` list (type string, number, integer or boolean; default string), or a JSON-Schema string whose `properties` give each field’s `type`.',
       },
@@ -108,7 +108,8 @@ export const extractRoute: RouteDefinition<ExtractParams, PageSource, ExtractOut
       redirects: [...doc.redirects],
       fetchedAt: doc.fetchedAt,
     };
-    if (!result.ok) return { ok: false, error: result.error, message: result.message, fields: common };
+    if (!result.ok)
+      return { ok: false, error: result.error, message: result.message, fields: common };
     const { data } = result;
     return {
       ok: true,

@@ -1,5 +1,6 @@
 import {
   FEED_MAX_DATE_RAW_CHARS,
+  FEED_MAX_ITEMS,
   FEED_MAX_LINK_CHARS,
   FEED_MAX_SUMMARY_CHARS,
   FEED_MAX_TITLE_CHARS,
@@ -12,8 +13,7 @@ import { checked, paramsSchema, record, STRING, URL_PARAM, urlProblem } from '..
 export const feedRoute = documentRoute<UrlParams, unknown>({
   name: 'feed',
   title: 'Feed normalization',
-  description:
-    'An RSS 2.0, RDF or Atom 1.0 feed as up to 100 items of title, link, ISO-8601 UTC date, the date as written, and a plain-text summary.',
+  description: `An RSS 2.0, RDF or Atom 1.0 feed as up to ${FEED_MAX_ITEMS} items of title, link, ISO-8601 UTC date, the date as written, and a plain-text summary.`,
   params: paramsSchema({ url: URL_PARAM }, ['url']),
   price: { tier: 'feed', amount: 5000, includes: 'normalized feed items plus signed receipt' },
   chargeRule: 'per-attempt',
@@ -22,10 +22,10 @@ export const feedRoute = documentRoute<UrlParams, unknown>({
   data: record({
     feedTitle: { type: 'string', maxLength: FEED_MAX_TITLE_CHARS },
     kind: { enum: ['rss', 'atom'] },
-    count: { type: 'integer', minimum: 0, maximum: 100 },
+    count: { type: 'integer', minimum: 0, maximum: FEED_MAX_ITEMS },
     items: {
       type: 'array',
-      maxItems: 100,
+      maxItems: FEED_MAX_ITEMS,
       items: record({
         title: { type: 'string', maxLength: FEED_MAX_TITLE_CHARS },
         link: { type: 'string', maxLength: FEED_MAX_LINK_CHARS },

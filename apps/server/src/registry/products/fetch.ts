@@ -1,4 +1,4 @@
-import { extractText, parseFetchExtract } from '@storefront/text';
+import { extractText, FETCH_EXTRACT_MAX_CHARS, parseFetchExtract } from '@storefront/text';
 import {
   BOOLEAN,
   checked,
@@ -55,7 +55,7 @@ export const fetchRoute: RouteDefinition<
       ),
       extract: {
         type: 'string',
-        maxLength: 256,
+        maxLength: FETCH_EXTRACT_MAX_CHARS,
         description:
           '`1` adds description and wordCount; a comma list of field names (title, price, author, publishedAt, …) gives a typed record covered by the receipt.',
       },

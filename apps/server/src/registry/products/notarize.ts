@@ -1,4 +1,9 @@
-import { checkNotarizeParams, INLINE_SOURCE, notarize } from '@storefront/notarize';
+import {
+  checkNotarizeParams,
+  INLINE_SOURCE,
+  NOTARIZE_MAX_CONTENT_CHARS,
+  notarize,
+} from '@storefront/notarize';
 import { extractText } from '@storefront/text';
 import {
   INTEGER,
@@ -33,7 +38,7 @@ export const notarizeRoute: RouteDefinition<
       },
       content: {
         type: 'string',
-        maxLength: 262144,
+        maxLength: NOTARIZE_MAX_CONTENT_CHARS,
         description:
           'Inline UTF-8 content of at most 256 KB to notarize (exactly one of url, content).',
       },

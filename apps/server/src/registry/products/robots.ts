@@ -1,4 +1,10 @@
-import { auditRobots, parseAuditOrigin, parseAuditPath } from '@storefront/robots';
+import {
+  AUDIT_DOMAIN_MAX_LENGTH,
+  AUDIT_PATH_MAX_LENGTH,
+  auditRobots,
+  parseAuditOrigin,
+  parseAuditPath,
+} from '@storefront/robots';
 import {
   BOOLEAN,
   checked,
@@ -36,12 +42,12 @@ export const robotsRoute: RouteDefinition<RobotsParams, FetchesSource, RobotsOut
       domain: {
         type: 'string',
         minLength: 1,
-        maxLength: 2048,
+        maxLength: AUDIT_DOMAIN_MAX_LENGTH,
         description: 'A domain or a URL; only its origin is audited.',
       },
       path: {
         type: 'string',
-        maxLength: 1024,
+        maxLength: AUDIT_PATH_MAX_LENGTH,
         description: 'The path to evaluate; default `/`.',
         default: '/',
       },

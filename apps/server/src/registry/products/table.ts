@@ -2,6 +2,7 @@ import {
   extractTables,
   parseTableFormat,
   parseTableIndex,
+  TABLE_PARAM_MAX_LENGTH,
   type TableFormat,
 } from '@storefront/table';
 import { documentRoute } from '../document-route.js';
@@ -36,7 +37,7 @@ export const tableRoute = {
         url: URL_PARAM,
         table: {
           type: 'string',
-          maxLength: 8,
+          maxLength: TABLE_PARAM_MAX_LENGTH,
           pattern: '^[0-9]+$',
           description:
             '0-based index of one table in document order; omit for all tables (up to 20).',

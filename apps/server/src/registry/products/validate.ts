@@ -1,4 +1,10 @@
-import { parsePointer, parseSchema, validateDocument } from '@storefront/validate';
+import {
+  parsePointer,
+  parseSchema,
+  VALIDATE_MAX_POINTER_LENGTH,
+  VALIDATE_MAX_SCHEMA_LENGTH,
+  validateDocument,
+} from '@storefront/validate';
 import { documentRoute } from '../document-route.js';
 import {
   BOOLEAN,
@@ -30,13 +36,13 @@ export const validateRoute = {
         schema: {
           type: 'string',
           minLength: 1,
-          maxLength: 16384,
+          maxLength: VALIDATE_MAX_SCHEMA_LENGTH,
           description:
             'Compact `field[:type]` list, a Draft-07 JSON-Schema string (core subset), or a shorthand map of field name to type name.',
         },
         pointer: {
           type: 'string',
-          maxLength: 256,
+          maxLength: VALIDATE_MAX_POINTER_LENGTH,
           description:
             'JSON Pointer selecting the sub-document to validate; empty for the whole body.',
         },
