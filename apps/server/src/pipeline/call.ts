@@ -1,11 +1,14 @@
 import type { Attestation, Signer } from '@storefront/attest';
 import type { Fetcher } from '@storefront/safe-fetch';
+import type { AnyRoute } from '../registry/types.js';
 import type { Compute } from '../work/compute.js';
 import { withinDeadline } from '../work/deadline.js';
 import { type CallDeadline, ComputeCancelledError } from '../work/limits.js';
 import { chargeFor } from './charge.js';
 import type { Door, Ending, PaidCall, Reply } from './door.js';
 import type { WorkOutcome } from './outcome.js';
+import { readParams } from './params.js';
+import { errorReply } from './replies.js';
 import { perform } from './work.js';
 
 /** What the pipeline needs from the service. */
@@ -25,9 +28,18 @@ export interface Exchange {
   send(reply: Reply): Promise<boolean>;
 }
 
+/** A paid call as it arrived: its route, its query, and how to read its headers. */
+export interface CallRequest {
+  readonly route: AnyRoute;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly requestId: string | null;
+  /** A request header by (lower-case) name. */
+  header(name: string): string | undefined;
+}
+
 /**
- * One paid call, door-neutral, as a straight line (DESIGN §1): the door admits or
- * refuses → the work (fetch, product, shape) within the call's `deadline` → the receipt
+ * One paid call, door-neutral, as a straight line (DESIGN §1): the params (400 before
+ * any payment is asked or taken, on every door) → the door admits or refuses → the work (fetch, product, shape) within the call's `deadline` → the receipt
  * → the charge by the route's rule → the door settles → the answer. Whatever happens
  * after admission, the door settles the call exactly once; nothing is charged without
  * a delivered result.
@@ -35,10 +47,26 @@ export interface Exchange {
 export async function runPaidCall<T>(
   deps: PipelineDeps,
   door: Door<T>,
-  call: PaidCall,
+  request: CallRequest,
   exchange: Exchange,
   deadline: CallDeadline,
 ): Promise<void> {
+  const { route, requestId } = request;
+  const read = readParams(route, request.query);
+  if (!read.ok) {
+    const message = `Invalid parameters for ${route.path}`;
+    await exchange.send(
+      errorReply('invalid_params', message, { requestId, details: read.details }),
+    );
+    return;
+  }
+  const call: PaidCall = {
+    route,
+    params: read.params,
+    price: route.priceFor(read.params),
+    requestId,
+    header: request.header,
+  };
   const admission = await door.admit(call);
   if (admission.kind === 'refused') {
     await exchange.send(admission.reply);

@@ -1,13 +1,15 @@
 import { finished } from 'node:stream';
-import { StorefrontError } from '@storefront/core';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { keyDoor } from '../doors/key/door.js';
 import { tierPlans } from '../metering/tiers.js';
-import type { Exchange, PipelineDeps } from '../pipeline/call.js';
-import { runPaidCall } from '../pipeline/call.js';
-import type { PaidCall, Reply } from '../pipeline/door.js';
-import { readParams } from '../pipeline/params.js';
+import {
+  type CallRequest,
+  type Exchange,
+  type PipelineDeps,
+  runPaidCall,
+} from '../pipeline/call.js';
+import type { Reply } from '../pipeline/door.js';
 import { REGISTRY } from '../registry/index.js';
 import { challenge, type Terms } from '../registry/terms.js';
 import { callDeadline } from '../work/limits.js';
@@ -50,21 +52,13 @@ export function buyRoutes(deps: AppDeps): Router {
     if (route === undefined) return next();
     // The call's budget counts from here, its arrival.
     const deadline = callDeadline(deps.config.callDeadlineMs);
-    // Parameters first: a 400 before any payment is asked or taken, on every door.
-    const read = readParams(route, req.query as Record<string, unknown>);
-    if (!read.ok) {
-      throw new StorefrontError('invalid_params', `Invalid parameters for ${route.path}`, {
-        details: read.details,
-      });
-    }
-    const call: PaidCall = {
+    const request: CallRequest = {
       route,
-      params: read.params,
-      price: route.priceFor(read.params),
+      query: req.query as Record<string, unknown>,
       requestId: (res.locals.requestId as string | undefined) ?? null,
       header: (name) => req.get(name),
     };
-    await runPaidCall(pipeline, keys, call, exchangeOf(res), deadline);
+    await runPaidCall(pipeline, keys, request, exchangeOf(res), deadline);
   });
   return router;
 }
