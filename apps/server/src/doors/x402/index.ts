@@ -28,7 +28,7 @@ export {
   type SettleResult,
   type VerifyResult,
 } from './facilitator.js';
-export { CAIP2_EVM, caip2Network, V1_NETWORK_NAMES, v1NetworkName } from './networks.js';
+export { caip2Network, V1_NETWORK_NAMES, v1NetworkName } from './networks.js';
 export {
   type AcceptedTerms,
   type CheckOptions,

@@ -13,9 +13,6 @@ export const V1_NETWORK_NAMES: Readonly<Record<string, string>> = Object.freeze(
   'eip155:84532': 'base-sepolia',
 });
 
-/** A CAIP-2 id of an EVM chain: `eip155:` and a decimal chain id. */
-export const CAIP2_EVM = /^eip155:[1-9][0-9]{0,19}$/;
-
 /** The v1 name of CAIP-2 chain `network`, or null when version 1 has none for it. */
 export function v1NetworkName(network: string): string | null {
   return Object.hasOwn(V1_NETWORK_NAMES, network) ? (V1_NETWORK_NAMES[network] ?? null) : null;
