@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StorefrontError } from '@storefront/core';
+import { v1NetworkName } from './doors/x402/networks.js';
 
 /** Validated service configuration (DESIGN §8). */
 export interface Config {
@@ -56,6 +57,35 @@ export interface PaymentConfig {
   readonly payTo: string | null;
   /** The facilitator named in the terms; null until one is configured. */
   readonly facilitatorUrl: string | null;
+  /** How long one facilitator request (verify or settle) may take (ms). */
+  readonly facilitatorTimeoutMs: number;
+  /** Name the chain by its x402 v1 name (`base`) in the 402 body (x402.md §1). */
+  readonly legacyNetworkNames: boolean;
+  /** Whether the asset is a development chain's test token (the terms' `testnet`). */
+  readonly testnet: boolean;
+}
+
+/**
+ * The default facilitator timeout: a settlement on Base waits for its transaction's
+ * receipt, normally 2-6 s with 2 s blocks; 15 s leaves room for a slow block or an RPC
+ * retry and still answers well inside the 60 s a payment is valid.
+ */
+export const DEFAULT_FACILITATOR_TIMEOUT_MS = 15_000;
+
+/**
+ * The development chain's test token: the local stack deploys it from a fixed account
+ * at nonce 0, so its address is the same on every start. A payment in it is worth
+ * nothing, so production refuses it as `X402_ASSET`.
+ */
+export const DEV_TOKEN_ADDRESS = '0xAAFc735aed381b3E35547cBdA8477E130720689B';
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /**
+   * Token addresses of development chains: the terms say `testnet` for them, and
+   * production refuses them. Default: {@link DEV_TOKEN_ADDRESS}.
+   */
+  readonly developmentAssets?: readonly string[];
 }
 
 /** USDC on Base (chain 8453). */
@@ -76,7 +106,11 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * `pnpm start` work; `NODE_ENV=production` turns every development default
  * (generated signer key, test allowlist) into an error.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  options: LoadConfigOptions = {},
+): Config {
   const problems: string[] = [];
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (nodeEnv !== 'development' && nodeEnv !== 'test' && nodeEnv !== 'production') {
@@ -130,6 +164,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (facilitatorUrl !== null && !/^https?:\/\/\S+$/.test(facilitatorUrl)) {
     problems.push('FACILITATOR_URL must be an absolute http(s) URL');
   }
+  const facilitatorTimeoutMs = integer(
+    env.FACILITATOR_TIMEOUT_MS,
+    DEFAULT_FACILITATOR_TIMEOUT_MS,
+    100,
+    120_000,
+    'FACILITATOR_TIMEOUT_MS',
+    problems,
+  );
+  const legacyNetworkNames = flag(
+    env.X402_LEGACY_NETWORK_NAMES,
+    'X402_LEGACY_NETWORK_NAMES',
+    problems,
+  );
+  if (legacyNetworkNames && /^eip155:\d+$/.test(network) && v1NetworkName(network) === null) {
+    problems.push(
+      `X402_LEGACY_NETWORK_NAMES is on, but x402 v1 has no name for \`${network}\` (only eip155:8453 \`base\` and eip155:84532 \`base-sepolia\`)`,
+    );
+  }
+  const developmentAssets = (options.developmentAssets ?? [DEV_TOKEN_ADDRESS]).map((a) =>
+    a.toLowerCase(),
+  );
+  const testnet = developmentAssets.includes(asset.toLowerCase());
   const enterprisePerMinute = integer(
     env.ENTERPRISE_PER_MINUTE,
     3000,
@@ -189,6 +245,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     if (payTo === null) {
       problems.push('X402_PAY_TO is required in production (the address payments go to)');
     }
+    if (facilitatorUrl === null) {
+      problems.push(
+        'FACILITATOR_URL is required in production (the local facilitator is for development)',
+      );
+    } else if (isLoopbackUrl(facilitatorUrl)) {
+      problems.push(
+        `FACILITATOR_URL must not be a loopback address in production, got \`${facilitatorUrl}\``,
+      );
+    }
+    if (testnet) {
+      problems.push(
+        `X402_ASSET \`${asset}\` is the development chain's test token; production takes real USDC`,
+      );
+    }
   }
 
   if (problems.length > 0) {
@@ -207,7 +277,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel,
     trustProxy,
     adminToken,
-    payment: { network, asset, payTo, facilitatorUrl },
+    payment: {
+      network,
+      asset,
+      payTo,
+      facilitatorUrl,
+      facilitatorTimeoutMs,
+      legacyNetworkNames,
+      testnet,
+    },
     enterprisePerMinute,
     reservationTtlSeconds,
     products,
@@ -227,6 +305,32 @@ export function defaultProductThreads(cores: number): number {
 function nonEmpty(value: string | undefined): string | null {
   const trimmed = value?.trim();
   return trimmed ? trimmed : null;
+}
+
+/** A boolean variable: `true`/`1` or `false`/`0` (any case); unset is false. */
+function flag(raw: string | undefined, name: string, problems: string[]): boolean {
+  const value = nonEmpty(raw)?.toLowerCase() ?? null;
+  if (value === null || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  problems.push(`${name} must be true, false, 1 or 0, got \`${raw?.trim()}\``);
+  return false;
+}
+
+/**
+ * Whether `url` names this machine: `localhost` (and `*.localhost`), 127.0.0.0/8, `::1`,
+ * or the unspecified addresses, which connect to this machine too.
+ */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]' || host === '[::]' || host === '0.0.0.0') return true;
+  if (/^\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.[0-9.]+)\]$/.test(host)) return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function integer(

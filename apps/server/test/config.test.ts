@@ -1,6 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaultBaseUrl, defaultProductThreads, loadConfig } from '../src/config.js';
+import {
+  ConfigError,
+  DEV_TOKEN_ADDRESS,
+  defaultBaseUrl,
+  defaultProductThreads,
+  isLoopbackUrl,
+  loadConfig,
+} from '../src/config.js';
 
 describe('loadConfig', () => {
   it('starts with nothing set: port 3000 on 127.0.0.1, PGlite in .data, development signer', () => {
@@ -21,6 +28,9 @@ describe('loadConfig', () => {
         asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
         payTo: null,
         facilitatorUrl: null,
+        facilitatorTimeoutMs: 15_000,
+        legacyNetworkNames: false,
+        testnet: false,
       },
       enterprisePerMinute: 3000,
       reservationTtlSeconds: 300,
@@ -50,6 +60,10 @@ describe('loadConfig', () => {
         PRODUCT_DEADLINE_MS: '2500',
         PRODUCT_HEAP_MB: '256',
         CALL_DEADLINE_MS: '2000',
+        FACILITATOR_URL: 'https://facilitator.example/x402',
+        FACILITATOR_TIMEOUT_MS: '4000',
+        X402_LEGACY_NETWORK_NAMES: '1',
+        X402_NETWORK: 'eip155:84532',
       },
       '/',
     );
@@ -65,7 +79,37 @@ describe('loadConfig', () => {
       trustProxy: 1,
       products: { threads: 0, deadlineMs: 2500, heapMb: 256 },
       callDeadlineMs: 2000,
+      payment: {
+        network: 'eip155:84532',
+        facilitatorUrl: 'https://facilitator.example/x402',
+        facilitatorTimeoutMs: 4000,
+        legacyNetworkNames: true,
+        testnet: false,
+      },
     });
+  });
+
+  it.each([
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+    ['false', false],
+    ['0', false],
+    ['', false],
+  ])('reads X402_LEGACY_NETWORK_NAMES=%j as %s', (raw, expected) => {
+    const config = loadConfig({ X402_LEGACY_NETWORK_NAMES: raw }, '/');
+    expect(config.payment.legacyNetworkNames).toBe(expected);
+  });
+
+  it('says testnet when the asset is a development token, in any case', () => {
+    expect(loadConfig({ X402_ASSET: DEV_TOKEN_ADDRESS.toLowerCase() }, '/').payment.testnet).toBe(
+      true,
+    );
+    const other = `0x${'5'.repeat(40)}`;
+    expect(loadConfig({ X402_ASSET: other }, '/').payment.testnet).toBe(false);
+    expect(
+      loadConfig({ X402_ASSET: other }, '/', { developmentAssets: [other] }).payment.testnet,
+    ).toBe(true);
   });
 
   it.each([
@@ -81,6 +125,12 @@ describe('loadConfig', () => {
     [{ PRODUCT_DEADLINE_MS: '50' }, /PRODUCT_DEADLINE_MS must be an integer from 100/],
     [{ PRODUCT_HEAP_MB: 'lots' }, /PRODUCT_HEAP_MB must be an integer from 64/],
     [{ CALL_DEADLINE_MS: '50' }, /CALL_DEADLINE_MS must be an integer from 100 to 120000/],
+    [{ FACILITATOR_TIMEOUT_MS: '50' }, /FACILITATOR_TIMEOUT_MS must be an integer from 100/],
+    [{ X402_LEGACY_NETWORK_NAMES: 'yes' }, /X402_LEGACY_NETWORK_NAMES must be true, false, 1 or 0/],
+    [
+      { X402_LEGACY_NETWORK_NAMES: 'true', X402_NETWORK: 'eip155:1' },
+      /X402_LEGACY_NETWORK_NAMES is on, but x402 v1 has no name for `eip155:1`/,
+    ],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env, '/')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/')).toThrow(message);
@@ -98,6 +148,53 @@ describe('loadConfig', () => {
     expect(message).toMatch(/SIGNER_PRIVATE_KEY is required in production/);
     expect(message).toMatch(/SAFE_FETCH_ALLOW is for tests only/);
     expect(message).toMatch(/DATABASE_URL is required in production/);
+    expect(message).toMatch(/FACILITATOR_URL is required in production/);
+  });
+
+  /** A production environment complete but for what a test changes. */
+  const production = {
+    NODE_ENV: 'production',
+    SIGNER_PRIVATE_KEY: `0x${'2'.repeat(64)}`,
+    DATABASE_URL: 'postgresql://db/x',
+    X402_PAY_TO: `0x${'3'.repeat(40)}`,
+    FACILITATOR_URL: 'https://facilitator.example',
+  };
+
+  it.each([
+    'http://localhost:4020',
+    'http://api.localhost/',
+    'http://127.0.0.1:4020',
+    'http://127.1:4020',
+    'http://2130706433/',
+    'http://[::1]:4020',
+    'http://[::ffff:127.0.0.1]/',
+    'http://0.0.0.0:4020',
+    'http://LOCALHOST./',
+  ])('refuses the loopback facilitator %s in production', (url) => {
+    expect(isLoopbackUrl(url)).toBe(true);
+    expect(() => loadConfig({ ...production, FACILITATOR_URL: url }, '/')).toThrow(
+      /FACILITATOR_URL must not be a loopback address in production/,
+    );
+    // Development and tests run the local facilitator there.
+    expect(loadConfig({ FACILITATOR_URL: url }, '/').payment.facilitatorUrl).toBe(url);
+  });
+
+  it.each(['https://facilitator.example', 'http://10.0.0.5:4020', 'https://localhost.example'])(
+    'takes %s as a facilitator that is not loopback',
+    (url) => {
+      expect(isLoopbackUrl(url)).toBe(false);
+    },
+  );
+
+  it('refuses a development token as the asset in production, from the list it is given', () => {
+    expect(() => loadConfig({ ...production, X402_ASSET: DEV_TOKEN_ADDRESS }, '/')).toThrow(
+      /X402_ASSET `0xAAFc.*` is the development chain's test token/,
+    );
+    const local = `0x${'7'.repeat(40)}`;
+    expect(() =>
+      loadConfig({ ...production, X402_ASSET: local }, '/', { developmentAssets: [local] }),
+    ).toThrow(/is the development chain's test token/);
+    expect(loadConfig({ ...production, X402_ASSET: local }, '/').payment.asset).toBe(local);
   });
 
   it('accepts a complete production configuration', () => {
@@ -107,10 +204,12 @@ describe('loadConfig', () => {
         SIGNER_PRIVATE_KEY: `0x${'2'.repeat(64)}`,
         DATABASE_URL: 'postgresql://db/x',
         X402_PAY_TO: `0x${'3'.repeat(40)}`,
+        FACILITATOR_URL: 'https://facilitator.example',
       },
       '/',
     );
     expect(config.env).toBe('production');
+    expect(config.payment.testnet).toBe(false);
   });
 });
 

@@ -175,15 +175,17 @@ describe('discovery documents', () => {
       const responses = operation.responses as Body;
       expect(Object.keys(responses)).toContain('200');
       expect(Object.keys(responses)).toContain('402');
-      // 503 where a result can be undeliverable or a page can pass a product thread's bounds.
-      const unavailable = responses['503'] as { description: string } | undefined;
-      expect([route.path, unavailable !== undefined]).toStrictEqual([
+      // 503 on every paid route: the x402 door's facilitator_unavailable; and where a page
+      // can pass a product thread's bounds, page_too_complex.
+      const unavailable = responses['503'] as Body | undefined;
+      const codes503 = JSON.stringify(unavailable?.content);
+      expect([route.path, codes503]).toStrictEqual([
         route.path,
-        route.chargeRule === 'before-charging' ||
-          !['headers', 'robots', 'availability'].includes(route.name),
+        expect.stringContaining('facilitator_unavailable'),
       ]);
       if (!['headers', 'robots', 'availability'].includes(route.name)) {
         expect(unavailable?.description).toContain('page_too_complex');
+        expect(codes503).toContain('page_too_complex');
       }
       const cheapest = Math.min(...route.prices.map((price) => price.amount));
       const info = operation['x-payment-info'] as Body;

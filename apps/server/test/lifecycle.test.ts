@@ -191,6 +191,7 @@ describe('the service as a process', () => {
         NODE_ENV: 'production',
         SIGNER_PRIVATE_KEY: `0x${'6'.repeat(64)}`,
         X402_PAY_TO: `0x${'7'.repeat(40)}`,
+        FACILITATOR_URL: 'https://facilitator.example',
       });
       const { status, body } = await getJson<{ ok: boolean; database: string }>(
         `${server.url}/healthz`,
