@@ -1,0 +1,44 @@
+import type { Abi, Address, Hex } from 'viem';
+import multicall3Artifact from './contracts/Multicall3.json' with { type: 'json' };
+import testUsdcArtifact from './contracts/TestUSDC.json' with { type: 'json' };
+
+/** What the stack needs of a compiled contract (`scripts/compile-contracts.ts` writes more). */
+export interface DeployableContract {
+  readonly abi: Abi;
+  readonly bytecode: Hex;
+  readonly deployedBytecode: Hex;
+}
+
+/** The test token, compiled from `src/contracts/TestUSDC.sol`. */
+export const TEST_USDC = testUsdcArtifact as DeployableContract;
+
+/** The Multicall3 subset, compiled from `src/contracts/Multicall3.sol`. */
+export const MULTICALL3 = multicall3Artifact as DeployableContract;
+
+/**
+ * Where the test token lands: the first contract `DEV_DEPLOYER` creates (nonce 0) on a
+ * fresh chain, so it is the same on every start. `test/stack.test.ts` checks the deployment
+ * lands here.
+ */
+export const DEV_TOKEN_ADDRESS: Address = '0xAAFc735aed381b3E35547cBdA8477E130720689B';
+
+/**
+ * The canonical Multicall3 address on every public EVM chain; the x402 facilitator and viem
+ * look for it there, so the stack installs its code at this address.
+ */
+export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+
+/** The token's EIP-712 domain name and version: the `extra` of x402 payment terms. */
+export const DEV_TOKEN_EIP712 = Object.freeze({ name: 'USD Coin', version: '2' } as const);
+
+/** The token has 6 decimals, like USDC: 1 USDC is 1_000_000 atomic units. */
+export const DEV_TOKEN_DECIMALS = 6;
+
+/** The chain id of the local chain: Base's, so the x402 networks `eip155:8453` and `base` apply. */
+export const DEV_CHAIN_ID = 8453;
+
+/** The CAIP-2 id of the local chain, the network of v2 payment terms. */
+export const DEV_NETWORK = 'eip155:8453' as const;
+
+/** The x402 v1 name of the same chain. */
+export const DEV_NETWORK_V1 = 'base' as const;

@@ -1,0 +1,47 @@
+import { x402Facilitator } from '@x402/core/facilitator';
+import type { Network } from '@x402/core/types';
+import { type FacilitatorEvmSigner, toFacilitatorEvmSigner } from '@x402/evm';
+import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
+import type { DevWalletClient } from './chain.js';
+import { DEV_NETWORK, DEV_NETWORK_V1 } from './contracts.js';
+
+/**
+ * How long a settlement waits for its receipt. The local chain mines each transaction as it
+ * arrives, so this bounds only a chain that stopped answering.
+ */
+const CONFIRMATION_TIMEOUT_MS = 30_000;
+
+/**
+ * The official x402 facilitator (`@x402/core`) with the official EVM `exact` scheme
+ * (`@x402/evm`), for the local chain only: v2 payments on `eip155:8453` and v1 payments on
+ * `base`, settled by `wallet` (which pays the gas).
+ *
+ * The schemes are registered one by one rather than through `registerExactEvmScheme`, which
+ * also registers every other v1 network name (polygon, avalanche, …): `/supported` then
+ * listed networks this chain cannot settle.
+ */
+export function createX402Facilitator(wallet: DevWalletClient): x402Facilitator {
+  const signer = facilitatorSigner(wallet);
+  return new x402Facilitator().register(DEV_NETWORK, new ExactEvmScheme(signer)).registerV1(
+    // v1 network names are not CAIP-2; the official registration casts them the same way.
+    DEV_NETWORK_V1 as unknown as Network,
+    new ExactEvmSchemeV1(signer),
+  );
+}
+
+/** The x402 EVM signer interface over one viem wallet client (reads and writes). */
+export function facilitatorSigner(wallet: DevWalletClient): FacilitatorEvmSigner {
+  return toFacilitatorEvmSigner(
+    {
+      address: wallet.account.address,
+      getCode: (args) => wallet.getCode(args),
+      readContract: (args) => wallet.readContract({ ...args, args: args.args ?? [] } as never),
+      verifyTypedData: (args) => wallet.verifyTypedData(args as never),
+      writeContract: (args) => wallet.writeContract({ ...args, args: args.args ?? [] } as never),
+      sendTransaction: (args) => wallet.sendTransaction(args as never),
+      waitForTransactionReceipt: (args) => wallet.waitForTransactionReceipt(args),
+    },
+    { confirmationTimeoutMs: CONFIRMATION_TIMEOUT_MS },
+  );
+}

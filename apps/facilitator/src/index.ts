@@ -1,0 +1,33 @@
+export {
+  DEV_DEPLOYER,
+  DEV_FACILITATOR,
+  DEV_MNEMONIC,
+  DEV_PAY_TO,
+  DEV_PAYER,
+  type DevAccount,
+} from './accounts.js';
+export { createFacilitatorApp, type FacilitatorAppOptions } from './app.js';
+export {
+  type ChainOptions,
+  type DevWalletClient,
+  devChain,
+  type LocalChain,
+  startChain,
+} from './chain.js';
+export {
+  DEV_CHAIN_ID,
+  DEV_NETWORK,
+  DEV_NETWORK_V1,
+  DEV_TOKEN_ADDRESS,
+  DEV_TOKEN_DECIMALS,
+  DEV_TOKEN_EIP712,
+  MULTICALL3_ADDRESS,
+  TEST_USDC,
+} from './contracts.js';
+export { createX402Facilitator } from './facilitator.js';
+export {
+  DEV_PAYER_START_BALANCE,
+  type PaymentStack,
+  type PaymentStackOptions,
+  startPaymentStack,
+} from './stack.js';

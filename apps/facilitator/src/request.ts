@@ -1,0 +1,133 @@
+import {
+  PaymentPayloadV1Schema,
+  PaymentPayloadV2Schema,
+  PaymentRequirementsV1Schema,
+  PaymentRequirementsV2Schema,
+} from '@x402/core/schemas';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+
+/** A `/verify` or `/settle` body that is safe to hand to the x402 facilitator. */
+export interface FacilitatorRequest {
+  readonly x402Version: 1 | 2;
+  readonly paymentPayload: PaymentPayload;
+  readonly paymentRequirements: PaymentRequirements;
+}
+
+/** Why a body was refused: a reason code from the x402 specification (§9) and a sentence. */
+export interface RequestProblem {
+  readonly reason: 'invalid_x402_version' | 'invalid_payload' | 'invalid_payment_requirements';
+  readonly message: string;
+}
+
+export type ParsedRequest =
+  | { readonly ok: true; readonly request: FacilitatorRequest }
+  | { readonly ok: false; readonly problem: RequestProblem };
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const UINT256 = /^[0-9]{1,78}$/;
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})+$/;
+
+/**
+ * Check a request body before the facilitator sees it. The x402 schemas check the envelope;
+ * the EVM scheme then reads the EIP-3009 fields without checking them (a missing
+ * `authorization` is a TypeError, a non-numeric amount a SyntaxError), so those are checked
+ * here too, and a malformed body is the caller's error, not the facilitator's.
+ */
+export function parseFacilitatorRequest(body: unknown): ParsedRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return problem('invalid_payload', 'the body must be a JSON object');
+  }
+  const { x402Version, paymentPayload, paymentRequirements } = body as Record<string, unknown>;
+  if (x402Version !== 1 && x402Version !== 2) {
+    return problem(
+      'invalid_x402_version',
+      `\`x402Version\` must be 1 or 2, got \`${JSON.stringify(x402Version) ?? 'nothing'}\``,
+    );
+  }
+  const payloadSchema = x402Version === 1 ? PaymentPayloadV1Schema : PaymentPayloadV2Schema;
+  const payload = payloadSchema.safeParse(paymentPayload);
+  if (!payload.success) {
+    const version = (paymentPayload as { x402Version?: unknown } | null)?.x402Version;
+    if (version !== undefined && version !== x402Version) {
+      return problem(
+        'invalid_x402_version',
+        `\`paymentPayload.x402Version\` (${JSON.stringify(version)}) differs from \`x402Version\` (${x402Version})`,
+      );
+    }
+    return problem('invalid_payload', `\`paymentPayload\`: ${zodSummary(payload.error)}`);
+  }
+  const authorizationProblem = checkExactEvmPayload(payload.data.payload);
+  if (authorizationProblem) return problem('invalid_payload', authorizationProblem);
+
+  const requirementsSchema =
+    x402Version === 1 ? PaymentRequirementsV1Schema : PaymentRequirementsV2Schema;
+  const requirements = requirementsSchema.safeParse(paymentRequirements);
+  if (!requirements.success) {
+    return problem(
+      'invalid_payment_requirements',
+      `\`paymentRequirements\` (x402 v${x402Version}): ${zodSummary(requirements.error)}`,
+    );
+  }
+  const fields = requirements.data as Record<string, unknown>;
+  const amountField = x402Version === 1 ? 'maxAmountRequired' : 'amount';
+  const requirementsProblem =
+    fieldProblem(fields, amountField, UINT256, 'an integer string of atomic units') ??
+    fieldProblem(fields, 'asset', ADDRESS, 'a 0x address') ??
+    fieldProblem(fields, 'payTo', ADDRESS, 'a 0x address');
+  if (requirementsProblem) {
+    return problem('invalid_payment_requirements', `\`paymentRequirements.${requirementsProblem}`);
+  }
+  return {
+    ok: true,
+    request: {
+      x402Version,
+      paymentPayload: payload.data as unknown as PaymentPayload,
+      paymentRequirements: requirements.data as PaymentRequirements,
+    },
+  };
+}
+
+/** The EIP-3009 payload of the `exact` EVM scheme: `{signature, authorization: {…}}`. */
+function checkExactEvmPayload(payload: Record<string, unknown>): string | undefined {
+  const signature = fieldProblem(payload, 'signature', HEX_BYTES, 'hex bytes');
+  if (signature) return `\`paymentPayload.payload.${signature}`;
+  const authorization = payload.authorization;
+  if (typeof authorization !== 'object' || authorization === null) {
+    return '`paymentPayload.payload.authorization` must be an object (an EIP-3009 authorization)';
+  }
+  const fields = authorization as Record<string, unknown>;
+  const found =
+    fieldProblem(fields, 'from', ADDRESS, 'a 0x address') ??
+    fieldProblem(fields, 'to', ADDRESS, 'a 0x address') ??
+    fieldProblem(fields, 'value', UINT256, 'an integer string') ??
+    fieldProblem(fields, 'validAfter', UINT256, 'an integer string') ??
+    fieldProblem(fields, 'validBefore', UINT256, 'an integer string') ??
+    fieldProblem(fields, 'nonce', BYTES32, '32 bytes in hex');
+  return found && `\`paymentPayload.payload.authorization.${found}`;
+}
+
+/** `name` must be a string matching `pattern`; the rest of a message when it is not. */
+function fieldProblem(
+  fields: Record<string, unknown>,
+  name: string,
+  pattern: RegExp,
+  expected: string,
+): string | undefined {
+  const value = fields[name];
+  if (typeof value === 'string' && pattern.test(value)) return undefined;
+  return `${name}\` must be ${expected}, got \`${JSON.stringify(value) ?? 'nothing'}\``;
+}
+
+function zodSummary(error: { issues: { path: (string | number)[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) =>
+      issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    )
+    .join('; ');
+}
+
+function problem(reason: RequestProblem['reason'], message: string): ParsedRequest {
+  return { ok: false, problem: { reason, message } };
+}

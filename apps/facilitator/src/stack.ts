@@ -1,0 +1,157 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Address } from 'viem';
+import {
+  DEV_DEPLOYER,
+  DEV_FACILITATOR,
+  DEV_PAY_TO,
+  DEV_PAYER,
+  type DevAccount,
+} from './accounts.js';
+import { createFacilitatorApp, type FacilitatorAppOptions } from './app.js';
+import { closeServer, type LocalChain, startChain } from './chain.js';
+import {
+  DEV_CHAIN_ID,
+  DEV_NETWORK,
+  DEV_NETWORK_V1,
+  DEV_TOKEN_ADDRESS,
+  DEV_TOKEN_EIP712,
+  TEST_USDC,
+} from './contracts.js';
+import { deployContracts } from './deploy.js';
+import { createX402Facilitator } from './facilitator.js';
+
+/** What the payer holds when the stack starts: 1,000 test USDC. */
+export const DEV_PAYER_START_BALANCE = 1_000_000_000n;
+
+export interface PaymentStackOptions {
+  /** The facilitator's HTTP port. Default 0: a free port. */
+  readonly port?: number;
+  /** The chain's JSON-RPC port. Default 0: a free port. */
+  readonly chainPort?: number;
+  /** Where both listen. Default `127.0.0.1`. */
+  readonly host?: string;
+  /**
+   * Test USDC minted at start, in atomic units, by address. Default: 1,000 USDC
+   * (`DEV_PAYER_START_BALANCE`) to `DEV_PAYER`. Given, it replaces the default: `{}` funds
+   * nobody.
+   */
+  readonly fund?: Readonly<Record<Address, bigint>>;
+  /** Told of every unexpected facilitator failure (answered 500). Default: a line on stderr. */
+  readonly onError?: FacilitatorAppOptions['onError'];
+}
+
+/** A running development payment stack: a local chain with test USDC and a facilitator. */
+export interface PaymentStack {
+  /** The chain's HTTP JSON-RPC URL, for other processes. */
+  readonly rpcUrl: string;
+  /** The facilitator's base URL: `POST {url}/verify`, `POST {url}/settle`, `GET {url}/supported`. */
+  readonly facilitatorUrl: string;
+  /** The CAIP-2 network of v2 payment terms. */
+  readonly network: typeof DEV_NETWORK;
+  /** The v1 name of the same network. */
+  readonly networkV1: typeof DEV_NETWORK_V1;
+  readonly chainId: typeof DEV_CHAIN_ID;
+  /** The test USDC contract: the `asset` of payment terms. */
+  readonly asset: Address;
+  /** The token's EIP-712 domain: the `extra` of payment terms. */
+  readonly extra: typeof DEV_TOKEN_EIP712;
+  /** The payee of development payment terms. */
+  readonly payTo: Address;
+  /** The funded development wallet that pays. */
+  readonly payer: DevAccount;
+  /** The address that submits settlements (it pays their gas). */
+  readonly facilitatorAddress: Address;
+  /** The chain itself, with its in-process provider and viem clients. */
+  readonly chain: LocalChain;
+  /** The test USDC balance of `address`, in atomic units. */
+  balanceOf(address: Address): Promise<bigint>;
+  /** Mint `amount` atomic units of test USDC to `address`; resolves once mined. */
+  mint(address: Address, amount: bigint): Promise<void>;
+  /** Stop the facilitator and the chain. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/**
+ * Start the development payment stack: a fresh local chain (chain id 8453), the test USDC
+ * token at `DEV_TOKEN_ADDRESS` with Multicall3 beside it, the payer funded, and the
+ * facilitator HTTP API on the official x402 facilitator code. Everything listens on
+ * 127.0.0.1 (free ports unless given). Development and tests only.
+ *
+ * @example
+ * const stack = await startPaymentStack();
+ * await fetch(`${stack.facilitatorUrl}/supported`);
+ * await stack.close();
+ */
+export async function startPaymentStack(options: PaymentStackOptions = {}): Promise<PaymentStack> {
+  const host = options.host ?? '127.0.0.1';
+  const chain = await startChain({ port: options.chainPort ?? 0, host });
+  try {
+    await deployContracts(chain);
+    const deployer = chain.walletClient(DEV_DEPLOYER);
+
+    async function mint(address: Address, amount: bigint): Promise<void> {
+      const hash = await deployer.writeContract({
+        address: DEV_TOKEN_ADDRESS,
+        abi: TEST_USDC.abi,
+        functionName: 'mint',
+        args: [address, amount],
+      });
+      const receipt = await deployer.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success')
+        throw new Error(`minting to \`${address}\` failed (${hash})`);
+    }
+
+    async function balanceOf(address: Address): Promise<bigint> {
+      return (await chain.publicClient.readContract({
+        address: DEV_TOKEN_ADDRESS,
+        abi: TEST_USDC.abi,
+        functionName: 'balanceOf',
+        args: [address],
+      })) as bigint;
+    }
+
+    const fund = options.fund ?? { [DEV_PAYER.address]: DEV_PAYER_START_BALANCE };
+    for (const [address, amount] of Object.entries(fund)) await mint(address as Address, amount);
+
+    const facilitator = createX402Facilitator(chain.walletClient(DEV_FACILITATOR));
+    const app = createFacilitatorApp(
+      facilitator,
+      options.onError ? { onError: options.onError } : {},
+    );
+    const server = createServer(app);
+    server.listen(options.port ?? 0, host);
+    try {
+      await once(server, 'listening');
+    } catch (error) {
+      await closeServer(server).catch(() => {});
+      throw error;
+    }
+    const { address, port } = server.address() as AddressInfo;
+
+    let closing: Promise<void> | undefined;
+    return {
+      rpcUrl: chain.rpcUrl,
+      facilitatorUrl: `http://${address}:${port}`,
+      network: DEV_NETWORK,
+      networkV1: DEV_NETWORK_V1,
+      chainId: DEV_CHAIN_ID,
+      asset: DEV_TOKEN_ADDRESS,
+      extra: DEV_TOKEN_EIP712,
+      payTo: DEV_PAY_TO,
+      payer: DEV_PAYER,
+      facilitatorAddress: DEV_FACILITATOR.address,
+      chain,
+      balanceOf,
+      mint,
+      close() {
+        closing ??= closeServer(server).finally(() => chain.close());
+        return closing;
+      },
+    };
+  } catch (error) {
+    await chain.close();
+    throw error;
+  }
+}

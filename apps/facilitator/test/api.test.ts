@@ -1,0 +1,26 @@
+import { expect, test } from 'vitest';
+import * as facilitator from '../src/index.js';
+
+test('the public exports are exactly these', () => {
+  expect(Object.keys(facilitator).sort()).toEqual([
+    'DEV_CHAIN_ID',
+    'DEV_DEPLOYER',
+    'DEV_FACILITATOR',
+    'DEV_MNEMONIC',
+    'DEV_NETWORK',
+    'DEV_NETWORK_V1',
+    'DEV_PAYER',
+    'DEV_PAYER_START_BALANCE',
+    'DEV_PAY_TO',
+    'DEV_TOKEN_ADDRESS',
+    'DEV_TOKEN_DECIMALS',
+    'DEV_TOKEN_EIP712',
+    'MULTICALL3_ADDRESS',
+    'TEST_USDC',
+    'createFacilitatorApp',
+    'createX402Facilitator',
+    'devChain',
+    'startChain',
+    'startPaymentStack',
+  ]);
+});

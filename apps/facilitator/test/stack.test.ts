@@ -1,0 +1,147 @@
+import { createPublicClient, http } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  DEV_DEPLOYER,
+  DEV_FACILITATOR,
+  DEV_PAY_TO,
+  DEV_PAYER,
+  DEV_PAYER_START_BALANCE,
+  DEV_TOKEN_ADDRESS,
+  devChain,
+  type PaymentStack,
+  startPaymentStack,
+  TEST_USDC,
+} from '../src/index.js';
+
+describe('startPaymentStack', () => {
+  let stack: PaymentStack;
+
+  beforeAll(async () => {
+    stack = await startPaymentStack();
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  test('answers with the development terms, on 127.0.0.1', () => {
+    expect(stack).toMatchObject({
+      network: 'eip155:8453',
+      networkV1: 'base',
+      chainId: 8453,
+      asset: DEV_TOKEN_ADDRESS,
+      extra: { name: 'USD Coin', version: '2' },
+      payTo: DEV_PAY_TO,
+      payer: DEV_PAYER,
+      facilitatorAddress: DEV_FACILITATOR.address,
+    });
+    expect(stack.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stack.facilitatorUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  test('deploys the token at DEV_TOKEN_ADDRESS in the deployer’s first transaction', async () => {
+    const client = stack.chain.publicClient;
+    const deployment = await client.getTransactionReceipt({
+      hash: (await client.getBlock({ blockNumber: 1n })).transactions[0]!,
+    });
+    expect(deployment.from.toLowerCase()).toBe(DEV_DEPLOYER.address.toLowerCase());
+    expect(deployment.contractAddress?.toLowerCase()).toBe(DEV_TOKEN_ADDRESS.toLowerCase());
+    // The deployed code differs from the artifact's only in the immutable `minter`, filled in
+    // at deployment.
+    expect(await client.getCode({ address: DEV_TOKEN_ADDRESS })).toHaveLength(
+      TEST_USDC.deployedBytecode.length,
+    );
+  });
+
+  test('funds the payer with 1,000 test USDC and nobody else', async () => {
+    expect(DEV_PAYER_START_BALANCE).toBe(1_000_000_000n);
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(DEV_PAYER_START_BALANCE);
+    expect(await stack.balanceOf(DEV_PAY_TO)).toBe(0n);
+  });
+
+  test('mint adds to a balance', async () => {
+    const before = await stack.balanceOf(DEV_FACILITATOR.address);
+    await stack.mint(DEV_FACILITATOR.address, 42n);
+    expect(await stack.balanceOf(DEV_FACILITATOR.address)).toBe(before + 42n);
+  });
+
+  test('serves the chain over HTTP JSON-RPC to other clients', async () => {
+    const client = createPublicClient({
+      chain: devChain(stack.rpcUrl),
+      transport: http(stack.rpcUrl),
+    });
+    expect(await client.getChainId()).toBe(8453);
+    expect(
+      await client.readContract({
+        address: DEV_TOKEN_ADDRESS,
+        abi: TEST_USDC.abi,
+        functionName: 'balanceOf',
+        args: [DEV_PAYER.address],
+      }),
+    ).toBe(await stack.balanceOf(DEV_PAYER.address));
+  });
+
+  test('answers JSON-RPC batches in order, and errors as JSON-RPC errors', async () => {
+    const response = await fetch(stack.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
+        { jsonrpc: '2.0', id: 2, method: 'no_such_method', params: [] },
+      ]),
+    });
+    expect(await response.json()).toEqual([
+      { jsonrpc: '2.0', id: 1, result: '0x2105' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32601, message: expect.stringContaining('no_such_method') },
+      },
+    ]);
+    const garbage = await fetch(stack.rpcUrl, { method: 'POST', body: '{nope' });
+    expect(garbage.status).toBe(400);
+    expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
+  });
+
+  test('GET /supported lists exactly the two kinds this chain settles', async () => {
+    const response = await fetch(`${stack.facilitatorUrl}/supported`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      kinds: [
+        { x402Version: 2, scheme: 'exact', network: 'eip155:8453' },
+        { x402Version: 1, scheme: 'exact', network: 'base' },
+      ],
+      extensions: [],
+      signers: { 'eip155:*': [DEV_FACILITATOR.address] },
+    });
+  });
+});
+
+describe('startPaymentStack options', () => {
+  test('`fund` replaces the default funding', async () => {
+    const stack = await startPaymentStack({ fund: { [DEV_PAY_TO]: 5n } });
+    try {
+      expect(await stack.balanceOf(DEV_PAY_TO)).toBe(5n);
+      expect(await stack.balanceOf(DEV_PAYER.address)).toBe(0n);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test('close stops the facilitator and the chain, and may be called twice', async () => {
+    const stack = await startPaymentStack({ fund: {} });
+    await Promise.all([stack.close(), stack.close()]);
+    await expect(fetch(`${stack.facilitatorUrl}/supported`)).rejects.toThrow();
+    await expect(fetch(stack.rpcUrl, { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+
+  test('a taken facilitator port is an error', async () => {
+    const first = await startPaymentStack({ fund: {} });
+    try {
+      const port = Number(new URL(first.facilitatorUrl).port);
+      await expect(startPaymentStack({ port, fund: {} })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await first.close();
+    }
+  });
+});
