@@ -2,6 +2,9 @@ import { finished } from 'node:stream';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { keyDoor } from '../doors/key/door.js';
+import { x402Door } from '../doors/x402/door.js';
+import { Facilitator } from '../doors/x402/facilitator.js';
+import type { Terms } from '../doors/x402/terms.js';
 import { tierPlans } from '../metering/tiers.js';
 import {
   type CallRequest,
@@ -11,13 +14,24 @@ import {
 } from '../pipeline/call.js';
 import type { Reply } from '../pipeline/door.js';
 import { REGISTRY } from '../registry/index.js';
-import { challenge, type Terms } from '../registry/terms.js';
 import { callDeadline } from '../work/limits.js';
 
-/** The payment terms with the receiving address resolved (the signer's in development). */
+/** The payment terms with the receiving address resolved (the signer's when none is configured). */
 export function termsOf(deps: AppDeps): Terms {
-  return { ...deps.config.payment, payTo: deps.config.payment.payTo ?? deps.signer.address };
+  const { network, asset, payTo, facilitatorUrl, legacyNetworkNames, testnet } =
+    deps.config.payment;
+  return {
+    network,
+    asset,
+    payTo: payTo ?? deps.signer.address,
+    facilitatorUrl,
+    legacyNetworkNames,
+    testnet,
+  };
 }
+
+/** The payment headers of the x402 door (v2, v1). */
+const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
 
 /**
  * The paid routes on Express: one route and a map (a paid call matches one layer,
@@ -35,15 +49,23 @@ export function buyRoutes(deps: AppDeps): Router {
     clock: deps.clock,
     publicBaseUrl: base,
   };
+  const { facilitatorUrl, facilitatorTimeoutMs } = deps.config.payment;
+  const x402 = x402Door({
+    db: deps.db,
+    facilitator:
+      facilitatorUrl === null
+        ? null
+        : new Facilitator({ url: facilitatorUrl, timeoutMs: facilitatorTimeoutMs }),
+    terms,
+    publicBaseUrl: base,
+    clock: deps.clock,
+    callDeadlineMs: deps.config.callDeadlineMs,
+  });
   const keys = keyDoor({
     db: deps.db,
     settlements: deps.settlements,
     plans: tierPlans(deps.config.enterprisePerMinute),
-    paymentRequired: (call, error, message) => ({
-      status: 402,
-      headers: {},
-      body: challenge(call.route, [call.price], base, terms, error, message),
-    }),
+    paymentRequired: x402.paymentRequired,
   });
 
   const routes = new Map(REGISTRY.map((route) => [route.path.slice('/buy/'.length), route]));
@@ -58,7 +80,14 @@ export function buyRoutes(deps: AppDeps): Router {
       requestId: (res.locals.requestId as string | undefined) ?? null,
       header: (name) => req.get(name),
     };
-    await runPaidCall(pipeline, keys, request, exchangeOf(res), deadline);
+    // A payment is used when one is sent, even beside a key (x402.md §2); a key without
+    // a payment goes to the key door; neither is answered with the terms, by the x402 door.
+    const paid = PAYMENT_HEADERS.some((name) => req.get(name) !== undefined);
+    if (paid || req.get('authorization') === undefined) {
+      await runPaidCall(pipeline, x402, request, exchangeOf(res), deadline);
+    } else {
+      await runPaidCall(pipeline, keys, request, exchangeOf(res), deadline);
+    }
   });
   return router;
 }

@@ -1,11 +1,13 @@
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode, httpStatusOf } from '@storefront/core';
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
+import { bazaarExtension } from '../doors/x402/bazaar.js';
+import { acceptEntry } from '../doors/x402/requirements.js';
+import { dollars, type RoutePaymentMetadata, routePaymentMetadata } from '../doors/x402/terms.js';
 import { creditsFor, tierPlans } from '../metering/tiers.js';
 import { CHARGE_RULES } from '../pipeline/charge.js';
 import { runsOnThread } from '../pipeline/work.js';
 import { REGISTRY } from '../registry/index.js';
-import { acceptEntry, dollars, MAX_TIMEOUT_SECONDS } from '../registry/terms.js';
 import type { AnyRoute } from '../registry/types.js';
 import { termsOf } from './buy.js';
 
@@ -102,18 +104,9 @@ export function discovery(deps: AppDeps) {
   const base = deps.config.publicBaseUrl;
   const terms = termsOf(deps);
   const plans = tierPlans(deps.config.enterprisePerMinute);
-  const payment = {
-    protocols: ['x402'],
-    x402Version: 1,
-    scheme: 'exact',
-    network: terms.network,
-    currency: 'USDC',
-    asset: terms.asset,
-    payTo: terms.payTo,
-    testnet: terms.network !== 'eip155:8453',
-    ...(terms.facilitatorUrl === null ? {} : { facilitator: terms.facilitatorUrl }),
-    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-  };
+  // The spec's route-level payment metadata, the same for every route.
+  const payment = routePaymentMetadata(terms);
+
   const tiers = Object.values(plans).map((plan) => ({
     tier: plan.tier,
     env: plan.env,
@@ -217,7 +210,10 @@ export function discovery(deps: AppDeps) {
       type: 'http',
       x402Version: 1,
       accepts: route.prices.map((price) => acceptEntry(route, price, base, terms)),
-      metadata: { name: route.name, title: route.title, chargeRule: route.chargeRule },
+      metadata: { name: route.name, title: route.title, chargeRule: route.chargeRule, payment },
+      // The v2 discovery extension, as x402 indexes (the Bazaar, x402scan) read it: the
+      // route's input (query parameters) and output schema.
+      extensions: { bazaar: bazaarExtension(route) },
     })),
     pagination: { limit: REGISTRY.length, offset: 0, total: REGISTRY.length },
   };
@@ -248,7 +244,9 @@ const PAYMENT_REQUIRED = {
   required: ['ok', 'error', 'message', 'x402Version', 'accepts'],
   properties: {
     ok: { const: false },
-    error: { enum: ['payment_required', 'sandbox_exhausted', 'insufficient_credits'] },
+    error: {
+      enum: ERROR_CATALOGUE.filter((entry) => entry.status === 402).map((entry) => entry.code),
+    },
     message: { type: 'string' },
     x402Version: { const: 1 },
     accepts: {
@@ -340,12 +338,22 @@ function paidResponses(route: AnyRoute) {
     );
   }
   responses['402'] = jsonResponse(
-    'Payment required: x402 v1 terms (also for a used-up sandbox or a key without credits).',
+    'Payment required, or a payment refused before any work (mismatch, expired, replayed, rejected) or one that could not be settled: x402 v1 terms in the body, x402 v2 terms in the PAYMENT-REQUIRED header (also for a used-up sandbox or a key without credits).',
     { $ref: '#/components/schemas/PaymentRequired' },
+    {
+      'PAYMENT-REQUIRED': {
+        description: 'The same terms as x402 v2 PaymentRequired, base64 JSON.',
+        schema: { type: 'string' },
+      },
+    },
   );
   const unavailableCodes = codesAnswered(route, 503);
   if (unavailableCodes.length > 0) {
-    responses['503'] = jsonResponse(unavailable(route), errorOf(unavailableCodes));
+    responses['503'] = jsonResponse(
+      `${unavailable(route)} facilitator_unavailable: the x402 facilitator could not be reached; nothing was taken (see Retry-After).`,
+      errorOf(unavailableCodes),
+      RETRY_AFTER,
+    );
   }
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -355,7 +363,7 @@ const METHODS_RULE =
   'Only GET: any other method on this path (HEAD, POST, PUT, PATCH, DELETE, OPTIONS that is not a CORS preflight) is answered 405 method_not_allowed with `Allow: GET`, before payment, admission or work.';
 
 /** OpenAPI 3.1 of the paid routes and the key routes, from the registry. */
-function openApi(deps: AppDeps, payment: Record<string, unknown>) {
+function openApi(deps: AppDeps, payment: RoutePaymentMetadata) {
   const paths: Record<string, unknown> = {};
   for (const route of REGISTRY) {
     const properties = (route.params.properties ?? {}) as Record<string, { description?: string }>;

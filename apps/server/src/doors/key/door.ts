@@ -11,8 +11,8 @@ import {
 import { creditsFor, type Tier, type TierPlan } from '../../metering/tiers.js';
 import type { Door, Headers, PaidCall, Reply } from '../../pipeline/door.js';
 import { errorReply } from '../../pipeline/replies.js';
-import { dollars } from '../../registry/terms.js';
 import type { PriceTier } from '../../registry/types.js';
+import { dollars } from '../x402/terms.js';
 
 /** `Retry-After` of a call refused for the key's calls in flight (s). */
 const IN_FLIGHT_RETRY_SECONDS = 1;
