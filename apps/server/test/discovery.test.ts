@@ -102,6 +102,11 @@ describe('discovery documents', () => {
     }
   });
 
+  it('/manifest names no door that does not answer: no x402 without a facilitator, no MCP yet', async () => {
+    const manifest = await doc('/manifest');
+    expect(Object.keys(manifest.doors as Body)).toStrictEqual(['apiKey']);
+  });
+
   it('/manifest lists every route with the same prices', async () => {
     const manifest = await doc('/manifest');
     const routes = manifest.routes as Body[];

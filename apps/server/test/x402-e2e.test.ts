@@ -1,0 +1,538 @@
+/**
+ * The x402 door end to end, with real money moving: a local EVM chain (id 8453) with an
+ * EIP-3009 test token, a facilitator on the official x402 code, the service on real
+ * sockets against the loopback fixture site, and the official clients (`@x402/fetch`
+ * v2, `x402-fetch` v1) paying from the development wallet.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyReceipt } from '@storefront/attest';
+import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
+import { x402Client } from '@x402/core/client';
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  decodePaymentSignatureHeader,
+  encodePaymentSignatureHeader,
+} from '@x402/core/http';
+import { toClientEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment } from '@x402/fetch';
+import { pino } from 'pino';
+import { createWalletClient, type Hex, http as viemHttp } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { base } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
+import { loadConfig } from '../src/config.js';
+import { paymentsFor } from '../src/doors/x402/claims.js';
+import { type RunningServer, startServer } from '../src/server.js';
+import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import { ADMIN_TOKEN } from './keys.js';
+import { type Site, startSite } from './site.js';
+
+type Body = Record<string, unknown>;
+
+/** A facilitator in front of the real one that can be made to fail. */
+type FaultMode = 'pass' | 'drop' | 'hang' | 'garbage' | 'settle-refused' | 'settle-hangs';
+
+let stack: PaymentStack;
+let site: Site;
+let proxy: { url: string; mode: FaultMode; close(): Promise<void> };
+const schema = uniqueSchema();
+const servers: Record<'main' | 'second' | 'legacy' | 'faulty', RunningServer | null> = {
+  main: null,
+  second: null,
+  legacy: null,
+  faulty: null,
+};
+
+function server(name: keyof typeof servers): RunningServer {
+  const found = servers[name];
+  if (found === null) throw new Error(`server ${name} is not running`);
+  return found;
+}
+
+/** Start an instance of the service on the shared database, paid through `facilitatorUrl`. */
+async function serve(facilitatorUrl: string, env: Record<string, string> = {}) {
+  const dataDir = tempDir('storefront-x402-');
+  return startServer(
+    loadConfig(
+      {
+        NODE_ENV: 'test',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        ADMIN_TOKEN,
+        SAFE_FETCH_ALLOW: site.allow,
+        FACILITATOR_URL: facilitatorUrl,
+        X402_ASSET: stack.asset,
+        X402_PAY_TO: stack.payTo,
+        // The same signer on every instance, so receipts pin one key.
+        SIGNER_PRIVATE_KEY: '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318',
+        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
+        ...env,
+      },
+      dataDir,
+    ),
+    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
+  );
+}
+
+beforeAll(async () => {
+  stack = await startPaymentStack();
+  site = await startSite();
+  proxy = await faultyFacilitator(stack.facilitatorUrl);
+  if (DATABASE_URL !== null) await createSchema(schema);
+  servers.main = await serve(stack.facilitatorUrl);
+  // A second instance on the same database (PostgreSQL only: PGlite is one process's).
+  if (DATABASE_URL !== null) servers.second = await serve(stack.facilitatorUrl);
+}, 120_000);
+
+afterAll(async () => {
+  for (const running of Object.values(servers)) await running?.close();
+  await proxy?.close();
+  await site?.close();
+  await stack?.close();
+  if (DATABASE_URL !== null) await dropSchema(schema);
+}, 60_000);
+
+/** The official v2 client, paying from the development wallet. */
+function v2Client(): x402Client {
+  const client = new x402Client();
+  registerExactEvmScheme(client, {
+    signer: toClientEvmSigner(privateKeyToAccount(DEV_PAYER.privateKey as Hex)),
+  });
+  // The test token is not one of the client's default assets.
+  client.setSpendControls(false);
+  return client;
+}
+
+/** `@x402/fetch` with the development wallet. */
+function payingFetch(): typeof fetch {
+  return wrapFetchWithPayment(fetch, v2Client()) as typeof fetch;
+}
+
+/** The payer's and the payee's balances. */
+async function balances(): Promise<{ payer: bigint; payee: bigint }> {
+  return {
+    payer: await stack.balanceOf(DEV_PAYER.address),
+    payee: await stack.balanceOf(stack.payTo),
+  };
+}
+
+/** The 402 terms a call would pay (the v2 face), as the official client decodes them. */
+async function termsOf(url: string) {
+  const challenge = await fetch(url);
+  expect(challenge.status).toBe(402);
+  const header = challenge.headers.get('payment-required');
+  if (header === null) throw new Error('no PAYMENT-REQUIRED header');
+  return decodePaymentRequiredHeader(header);
+}
+
+/**
+ * A `PAYMENT-SIGNATURE` for a call of `url`, signed by the official client for the
+ * terms the service gives, changed by `alter` first (a wrong payee, another price, an
+ * expired window).
+ */
+async function signedPayment(
+  url: string,
+  alter: (accept: Record<string, unknown>) => void = () => {},
+): Promise<string> {
+  const required = await termsOf(url);
+  const accept = required.accepts[0] as unknown as Record<string, unknown>;
+  alter(accept);
+  const payload = await v2Client().createPaymentPayload(required);
+  return encodePaymentSignatureHeader(payload);
+}
+
+/** The pinned receipt key of a running instance. */
+async function pinnedKey(running: RunningServer): Promise<string> {
+  const res = await fetch(`${running.url}/.well-known/service-attestation`);
+  return ((await res.json()) as { address: string }).address;
+}
+
+/** Every paid route with a query that succeeds on the fixture site, and its price. */
+function paidCalls(): {
+  path: string;
+  query: Record<string, string>;
+  price: bigint;
+  hit: string;
+}[] {
+  const call = (path: string, query: Record<string, string>, price: number, hit: string) => ({
+    path,
+    query,
+    price: BigInt(price),
+    hit,
+  });
+  return [
+    call('/buy/fetch', { url: site.url('/product') }, 3000, '/product'),
+    call('/buy/fetch', { url: site.url('/product'), links: '1' }, 6000, '/product'),
+    call('/buy/fetch', { url: site.url('/product'), extract: 'title,price' }, 12000, '/product'),
+    call('/buy/extract', { url: site.url('/product'), schema: 'name,sku' }, 4000, '/product'),
+    call('/buy/markdown', { url: site.url('/wiki') }, 5000, '/wiki'),
+    call('/buy/metadata', { url: site.url('/product') }, 6000, '/product'),
+    call('/buy/links', { url: site.url('/product') }, 5000, '/product'),
+    call('/buy/robots', { domain: site.url('/product') }, 5000, '/robots.txt'),
+    call('/buy/diff', { url: site.url('/changing'), prevText: 'Version zero.' }, 6000, '/changing'),
+    call('/buy/notarize', { content: 'hello, x402' }, 8000, ''),
+    call('/buy/headers', { url: site.url('/news') }, 5000, '/news'),
+    call('/buy/table', { url: site.url('/wiki') }, 6000, '/wiki'),
+    call('/buy/feed', { url: site.url('/feed.xml') }, 5000, '/feed.xml'),
+    call('/buy/availability', { url: site.url('/product') }, 5000, '/product'),
+    call(
+      '/buy/validate',
+      { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
+      5000,
+      '/data.json',
+    ),
+  ];
+}
+
+function urlOf(running: RunningServer, path: string, query: Record<string, string>): string {
+  return `${running.url}${path}?${new URLSearchParams(query)}`;
+}
+
+describe('the x402 door on a local chain', () => {
+  it('is named in /manifest with both payment headers once it answers; MCP is not, until it does', async () => {
+    const manifest = (await (await fetch(`${server('main').url}/manifest`)).json()) as {
+      doors: Record<string, Body>;
+    };
+    expect(Object.keys(manifest.doors).sort()).toStrictEqual(['apiKey', 'x402']);
+    expect(manifest.doors.x402).toMatchObject({
+      headers: { v1: 'X-PAYMENT', v2: 'PAYMENT-SIGNATURE' },
+      facilitator: stack.facilitatorUrl,
+      asset: stack.asset,
+      testnet: true,
+    });
+  });
+
+  it('is paid by @x402/fetch on every paid route: the exact catalog price moves, the receipt verifies offline', async () => {
+    const main = server('main');
+    const pinned = await pinnedKey(main);
+    const catalog = (await (await fetch(`${main.url}/catalog`)).json()) as {
+      routes: { path: string }[];
+    };
+    const paths = new Set(paidCalls().map((c) => c.path));
+    expect([...paths].sort()).toStrictEqual(catalog.routes.map((r) => r.path).sort());
+
+    const pay = payingFetch();
+    for (const { path, query, price } of paidCalls()) {
+      const before = await balances();
+      const res = await pay(urlOf(main, path, query));
+      const body = (await res.json()) as Body;
+      expect([path, res.status, body.ok]).toStrictEqual([path, 200, true]);
+      const settlement = decodePaymentResponseHeader(res.headers.get('payment-response') ?? '');
+      expect(settlement.success).toBe(true);
+      expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      const after = await balances();
+      expect([path, before.payer - after.payer]).toStrictEqual([path, price]);
+      expect([path, after.payee - before.payee]).toStrictEqual([path, price]);
+      const verification = verifyReceipt(body, pinned);
+      expect([path, verification.problems]).toStrictEqual([path, []]);
+      expect(verification.valid).toBe(true);
+    }
+    // Every attempt left its row: settled, charged, with its transaction.
+    const rows = await paymentsFor(main.db, { payer: DEV_PAYER.address, limit: 100 });
+    const settled = rows.filter((row) => row.state === 'settled');
+    expect(settled.length).toBeGreaterThanOrEqual(paidCalls().length);
+    for (const row of settled) {
+      expect(row.charged).toBe(true);
+      expect(row.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+  }, 120_000);
+
+  it('is paid by x402-fetch 1.2.0 (v1, X-PAYMENT) with the legacy network names on', async () => {
+    servers.legacy = await serve(stack.facilitatorUrl, { X402_LEGACY_NETWORK_NAMES: 'true' });
+    const legacy = server('legacy');
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(DEV_PAYER.privateKey as Hex),
+      chain: base,
+      transport: viemHttp(stack.rpcUrl),
+    });
+    const pay = wrapFetchWithPaymentV1(fetch, wallet as never);
+    const before = await balances();
+    const res = await pay(urlOf(legacy, '/buy/notarize', { content: 'paid with v1' }));
+    const body = (await res.json()) as Body;
+    expect([res.status, body.ok]).toStrictEqual([200, true]);
+    const settlement = JSON.parse(
+      Buffer.from(res.headers.get('x-payment-response') ?? '', 'base64').toString('utf8'),
+    ) as Body;
+    expect(settlement).toMatchObject({ success: true, network: 'base' });
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(8000n);
+    expect(after.payee - before.payee).toBe(8000n);
+    expect(verifyReceipt(body, await pinnedKey(legacy)).valid).toBe(true);
+  }, 60_000);
+
+  it('takes one payment once: sent twice in a row, the second is refused before any work', async () => {
+    const main = server('main');
+    const url = urlOf(main, '/buy/fetch', { url: site.url('/moved') });
+    const payment = await signedPayment(url);
+    const hits = site.hits.get('/moved') ?? 0;
+    const before = await balances();
+    const first = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect(first.status).toBe(200);
+    const second = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect(second.status).toBe(402);
+    expect(((await second.json()) as Body).error).toBe('payment_replayed');
+    expect(second.headers.get('payment-required')).not.toBe(null);
+    expect(site.hits.get('/moved')).toBe(hits + 1);
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(3000n);
+  }, 60_000);
+
+  it('takes one payment once when it is sent concurrently, to one instance or two', async () => {
+    const instances = [server('main'), ...(servers.second === null ? [] : [server('second')])];
+    const path = '/buy/fetch';
+    const query = { url: site.url('/moved'), format: 'markdown' };
+    const payment = await signedPayment(urlOf(instances[0] as RunningServer, path, query));
+    const hits = site.hits.get('/moved') ?? 0;
+    const before = await balances();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        fetch(urlOf(instances[i % instances.length] as RunningServer, path, query), {
+          headers: { 'PAYMENT-SIGNATURE': payment },
+        }),
+      ),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toStrictEqual([200, 402, 402, 402, 402, 402, 402, 402]);
+    for (const res of answers.filter((r) => r.status === 402)) {
+      expect(((await res.json()) as Body).error).toBe('payment_replayed');
+    }
+    // The work was done once, and the money moved once.
+    expect(site.hits.get('/moved')).toBe(hits + 1);
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(6000n);
+    expect(after.payee - before.payee).toBe(6000n);
+  }, 60_000);
+
+  describe('refuses a payment that does not fit, before any work and with no transfer', () => {
+    const cases: {
+      name: string;
+      error: string;
+      query: () => Record<string, string>;
+      /** How the payer's terms were changed before signing, or the signed payment after. */
+      alter?: (accept: Record<string, unknown>) => void;
+      tamper?: (payload: Record<string, unknown>) => void;
+    }[] = [
+      {
+        name: 'a tampered amount (signed for less, claiming the price)',
+        error: 'payment_rejected',
+        query: () => ({ url: site.url('/moved') }),
+        alter: (accept) => {
+          accept.amount = '1000';
+        },
+        tamper: (payload) => {
+          const inner = payload.payload as { authorization: { value: string } };
+          inner.authorization.value = '3000';
+          (payload.accepted as { amount: string }).amount = '3000';
+        },
+      },
+      {
+        name: 'a wrong payee',
+        error: 'payment_mismatch',
+        query: () => ({ url: site.url('/moved') }),
+        alter: (accept) => {
+          accept.payTo = DEV_PAYER.address;
+        },
+      },
+      {
+        name: 'an expired authorization',
+        error: 'payment_expired',
+        query: () => ({ url: site.url('/moved') }),
+        alter: (accept) => {
+          accept.maxTimeoutSeconds = -120;
+        },
+      },
+      {
+        name: 'the fetch tier paid for a structured extract (the pro tier)',
+        error: 'payment_mismatch',
+        query: () => ({ url: site.url('/moved'), extract: 'title,price' }),
+        alter: (accept) => {
+          accept.amount = '3000';
+        },
+      },
+    ];
+    it.each(cases)(
+      '$name',
+      async ({ error, query, alter, tamper }) => {
+        const main = server('main');
+        const url = urlOf(main, '/buy/fetch', query());
+        let payment = await signedPayment(url, alter);
+        if (tamper !== undefined) {
+          const payload = decodePaymentSignatureHeader(payment) as unknown as Record<
+            string,
+            unknown
+          >;
+          tamper(payload);
+          payment = encodePaymentSignatureHeader(payload as never);
+        }
+        const hits = site.hits.get('/moved') ?? 0;
+        const before = await balances();
+        const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+        const body = (await res.json()) as Body;
+        expect([res.status, body.error]).toStrictEqual([402, error]);
+        expect(body).not.toHaveProperty('text');
+        expect(res.headers.get('payment-required')).not.toBe(null);
+        expect(site.hits.get('/moved')).toBe(hits);
+        expect(await balances()).toStrictEqual(before);
+      },
+      60_000,
+    );
+  });
+
+  it('leaves the payer untouched where the route does not charge', async () => {
+    const main = server('main');
+    const pay = payingFetch();
+    const uncharged = [
+      { path: '/buy/metadata', query: { url: site.url('/missing') }, status: 200 },
+      { path: '/buy/notarize', query: { url: site.deadUrl }, status: 200 },
+      { path: '/buy/markdown', query: { url: site.url('/missing') }, status: 503 },
+      { path: '/buy/table', query: { url: site.url('/broken') }, status: 503 },
+      { path: '/buy/validate', query: { url: site.url('/missing'), schema: 'id' }, status: 503 },
+    ];
+    for (const { path, query, status } of uncharged) {
+      const before = await balances();
+      const res = await pay(urlOf(main, path, query));
+      const body = (await res.json()) as Body;
+      expect([path, res.status, body.ok]).toStrictEqual([path, status, false]);
+      expect(res.headers.get('payment-response')).toBe(null);
+      expect([path, await balances()]).toStrictEqual([path, before]);
+    }
+    const rows = await paymentsFor(main.db, { payer: DEV_PAYER.address, limit: 200 });
+    const released = rows.filter((row) => row.state === 'released');
+    expect(released.length).toBeGreaterThanOrEqual(uncharged.length);
+    for (const row of released) expect([row.charged, row.transaction]).toStrictEqual([false, null]);
+  }, 60_000);
+
+  it('uses the payment when a call carries both a payment and a key', async () => {
+    const main = server('main');
+    const minted = await fetch(`${main.url}/api/dev/keys?live=true`, { method: 'POST' });
+    const { key, keyId } = (await minted.json()) as { key: string; keyId: string };
+    await fetch(`${main.url}/admin/keys/${keyId}/credits`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: 100 }),
+    });
+    const url = urlOf(main, '/buy/notarize', { content: 'both doors' });
+    const payment = await signedPayment(url);
+    const before = await balances();
+    const res = await fetch(url, {
+      headers: { 'PAYMENT-SIGNATURE': payment, authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('payment-response')).not.toBe(null);
+    expect(before.payer - (await balances()).payer).toBe(8000n);
+    const balance = await fetch(`${main.url}/api/dev/balance`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(((await balance.json()) as Body).credits).toBe(100);
+  }, 60_000);
+});
+
+describe('the x402 door when the facilitator fails', () => {
+  beforeAll(async () => {
+    servers.faulty = await serve(proxy.url, { FACILITATOR_TIMEOUT_MS: '1500' });
+  }, 60_000);
+
+  const faults: { mode: FaultMode; status: number; error: string; worked: boolean }[] = [
+    { mode: 'drop', status: 503, error: 'facilitator_unavailable', worked: false },
+    { mode: 'hang', status: 503, error: 'facilitator_unavailable', worked: false },
+    { mode: 'garbage', status: 503, error: 'facilitator_unavailable', worked: false },
+    { mode: 'settle-refused', status: 402, error: 'settlement_failed', worked: true },
+    { mode: 'settle-hangs', status: 402, error: 'settlement_failed', worked: true },
+  ];
+  it.each(faults)(
+    '$mode: no result, nothing charged, a clear error, and the server stays up',
+    async ({ mode, status, error, worked }) => {
+      const faulty = server('faulty');
+      const url = urlOf(faulty, '/buy/fetch', { url: site.url('/moved') });
+      const payment = await signedPayment(url);
+      const hits = site.hits.get('/moved') ?? 0;
+      const before = await balances();
+      proxy.mode = mode;
+      try {
+        const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+        const body = (await res.json()) as Body;
+        expect([res.status, body.error]).toStrictEqual([status, error]);
+        expect(body.message).toBeTypeOf('string');
+        expect(body).not.toHaveProperty('text');
+        expect(body).not.toHaveProperty('attestation');
+        expect(res.headers.get('payment-response')).toBe(null);
+        if (status === 503) expect(res.headers.get('retry-after')).toBe('5');
+        expect(site.hits.get('/moved')).toBe(hits + (worked ? 1 : 0));
+      } finally {
+        proxy.mode = 'pass';
+      }
+      expect(await balances()).toStrictEqual(before);
+      expect((await fetch(`${faulty.url}/healthz`)).status).toBe(200);
+    },
+    60_000,
+  );
+});
+
+/**
+ * A facilitator proxy on 127.0.0.1 that forwards to `target` unless told to fail:
+ * drop the connection, never answer, answer garbage, or refuse or never answer a
+ * settlement (verification still passes through).
+ */
+async function faultyFacilitator(target: string) {
+  const hanging = new Set<http.ServerResponse>();
+  const state = { mode: 'pass' as FaultMode };
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const settling = (req.url ?? '').endsWith('/settle');
+    const mode = state.mode;
+    if (mode === 'drop') {
+      req.socket.destroy();
+      return;
+    }
+    if (mode === 'hang' || (mode === 'settle-hangs' && settling)) {
+      hanging.add(res);
+      return;
+    }
+    if (mode === 'garbage') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('<html>not a facilitator</html>');
+      return;
+    }
+    if (mode === 'settle-refused' && settling) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          success: false,
+          errorReason: 'insufficient_funds',
+          transaction: '',
+          network: 'eip155:8453',
+        }),
+      );
+      return;
+    }
+    const forwarded = await fetch(`${target}${req.url ?? ''}`, {
+      method: req.method ?? 'GET',
+      headers: { 'content-type': 'application/json' },
+      ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
+    });
+    res.writeHead(forwarded.status, { 'content-type': 'application/json' });
+    res.end(Buffer.from(await forwarded.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get mode() {
+      return state.mode;
+    },
+    set mode(mode: FaultMode) {
+      state.mode = mode;
+    },
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
