@@ -10,6 +10,7 @@ import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
 import { Settlements } from './metering/settlements.js';
+import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { sweepAbandoned } from './metering/store.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
@@ -114,11 +115,16 @@ export async function startServer(
     });
     server.on('request', app);
 
-    // Release reservations a crashed instance left behind, now and every half minute.
+    // Release reservations and x402 payments a crashed instance left behind, now and
+    // every half minute (a payment once its authorization has expired).
     const sweep = () =>
-      sweepAbandoned(db, config.reservationTtlSeconds).then(
-        (released) => {
+      Promise.all([
+        sweepAbandoned(db, config.reservationTtlSeconds),
+        releaseExpiredPayments(db),
+      ]).then(
+        ([released, payments]) => {
           if (released > 0) logger.warn({ released }, 'released abandoned reservations');
+          if (payments > 0) logger.warn({ payments }, 'released abandoned x402 payments');
         },
         (error: unknown) => logger.error({ err: error }, 'reservation sweep failed'),
       );
