@@ -6,11 +6,13 @@
  * server's build, and pays only the development chain's test token or USDC (at most $1
  * a call, the x402 client's default).
  *
- * Usage: pnpm pay <url>   (PAYER_PRIVATE_KEY: another payer than the development wallet)
+ * Usage: pnpm pay <url> [--out FILE]   (PAYER_PRIVATE_KEY: another payer than the development wallet)
  * Exit status: 0 paid (or free) and the receipt verified, 1 the call failed, 2 bad usage,
  * 3 the receipt did not verify.
  */
 
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { report, type ServiceAttestationDocument, verifyReceipt } from '@storefront/attest';
 import { DEV_PAYER } from '@storefront/facilitator/accounts';
 import { x402Client } from '@x402/core/client';
@@ -24,13 +26,13 @@ import { BASE_USDC, DEV_TOKEN_ADDRESS, LOCAL_PAYMENTS_NETWORK } from './config.j
 /** Exit status of `pnpm pay`. */
 const PAY_EXIT = { ok: 0, failed: 1, usage: 2, receiptInvalid: 3 } as const;
 
-const USAGE = `Usage: pnpm pay <url>
+const USAGE = `Usage: pnpm pay <url> [--out FILE]
 
 Pay for one call with the x402 client and the development wallet, print the settlement and
 the result, and verify the result's receipt against the key pinned at
-<origin>/.well-known/service-attestation. PAYER_PRIVATE_KEY (0x + 64 hex) pays from another
-wallet. Exit status: 0 paid and verified, 1 the call failed, 2 bad usage, 3 the receipt
-did not verify.`;
+<origin>/.well-known/service-attestation. --out writes the whole result (JSON) to FILE.
+PAYER_PRIVATE_KEY (0x + 64 hex) pays from another wallet. Exit status: 0 paid and
+verified, 1 the call failed, 2 bad usage, 3 the receipt did not verify.`;
 
 /** How long one request may take: a paid call is answered within seconds, settlement included. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -65,7 +67,7 @@ async function pay(argv: readonly string[], env: NodeJS.ProcessEnv, io: PayIo): 
       io.stdout(USAGE);
       return PAY_EXIT.ok;
     }
-    const url = targetOf(argv);
+    const { url, out } = argsOf(argv);
     const client = payingClient(payerKey(env));
     // What the client paid, told by its hook (the 402 itself stays inside the client).
     const paid: { terms: PaymentRequirements | null } = { terms: null };
@@ -90,8 +92,9 @@ async function pay(argv: readonly string[], env: NodeJS.ProcessEnv, io: PayIo): 
         ? 'settled   nothing (the call was free)'
         : `settled   tx ${settlement.transaction}  payer ${settlement.payer ?? '?'}  network ${settlement.network}`,
     );
-    io.stdout('result');
+    io.stdout(out === null ? 'result' : `result    (written whole to ${out})`);
     for (const line of JSON.stringify(shown(body), null, 2).split('\n')) io.stdout(line);
+    if (out !== null) save(out, body);
 
     const pinUrl = `${url.origin}/.well-known/service-attestation`;
     const pinned = await pinnedKeys(url, pinUrl);
@@ -112,16 +115,38 @@ async function pay(argv: readonly string[], env: NodeJS.ProcessEnv, io: PayIo): 
   }
 }
 
-/** The one URL argument, an absolute http(s) URL. */
-function targetOf(argv: readonly string[]): URL {
-  const args = argv[0] === '--' ? argv.slice(1) : argv;
-  if (args.length !== 1) throw new PayError(`expected one URL\n\n${USAGE}`, PAY_EXIT.usage);
-  const raw = args[0] as string;
+/** The arguments: one absolute http(s) URL, and where to write the result, if anywhere. */
+function argsOf(argv: readonly string[]): { url: URL; out: string | null } {
+  let parsed: { values: { out?: string | undefined }; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: argv[0] === '--' ? argv.slice(1) : [...argv],
+      options: { out: { type: 'string', short: 'o' } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new PayError(`${(error as Error).message}\n\n${USAGE}`, PAY_EXIT.usage);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new PayError(`expected one URL\n\n${USAGE}`, PAY_EXIT.usage);
+  }
+  const raw = positionals[0] as string;
+  const out = values.out ?? null;
   try {
     const url = new URL(raw);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { url, out };
   } catch {}
   throw new PayError(`\`${raw}\` is not an absolute http(s) URL`, PAY_EXIT.usage);
+}
+
+/** Write the whole result, as the service sent it, for other verifiers. */
+function save(file: string, body: unknown): void {
+  try {
+    writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
+  } catch (error) {
+    throw new PayError(`cannot write ${file}: ${(error as Error).message}`);
+  }
 }
 
 /** `PAYER_PRIVATE_KEY`, or the development payer's public key. */

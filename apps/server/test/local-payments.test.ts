@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { type CliIo, EXIT, runCli } from '@storefront/attest';
 import { DEV_PAY_TO, DEV_PAYER } from '@storefront/facilitator/accounts';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { pino } from 'pino';
@@ -52,6 +55,16 @@ function pay(args: readonly string[], env: Record<string, string> = {}): Promise
   });
 }
 
+/** In-process IO for the shipped verifier. */
+function io(): CliIo {
+  return {
+    stdin: async () => '',
+    stdout: () => {},
+    stderr: () => {},
+    fetchText: async (url) => (await fetch(url)).text(),
+  };
+}
+
 /** A port nothing listens on: bound for a moment, then released. */
 async function closedPort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -63,6 +76,8 @@ async function closedPort(): Promise<number> {
 
 describe('the start-up with no configuration', () => {
   let service: Service;
+  /** The whole result of the paid call, as `pnpm pay --out` saved it. */
+  let paidResult: unknown = null;
 
   beforeAll(async () => {
     service = await startService(bareEnv(), { schema, logger: pino({ level: 'silent' }) });
@@ -132,7 +147,8 @@ describe('the start-up with no configuration', () => {
   it('`pnpm pay` pays from the development wallet, shows the settlement, and verifies the receipt', async () => {
     const stack = service.payments!.stack;
     const payeeBefore = await stack.balanceOf(DEV_PAY_TO);
-    const run = await pay([`${service.server.url}${EXAMPLE}`]);
+    const out = join(tempDir('storefront-pay-'), 'result.json');
+    const run = await pay([`${service.server.url}${EXAMPLE}`, '--out', out]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`paid      0.008 test USDC on eip155:8453 to ${DEV_PAY_TO}`);
@@ -142,6 +158,7 @@ describe('the start-up with no configuration', () => {
         `settled {3}tx 0x[0-9a-f]{64} {2}payer ${DEV_PAYER.address} {2}network eip155:8453`,
       ),
     );
+    expect(run.stdout).toContain(`result    (written whole to ${out})`);
     expect(run.stdout).toContain('"contentHash": "0x2cf24dba5fb0a30e');
     expect(run.stdout).toContain(
       `checked offline against the key pinned at ${service.server.url}/.well-known/service-attestation`,
@@ -149,6 +166,39 @@ describe('the start-up with no configuration', () => {
     expect(run.stdout).toContain(`valid (storefront-attest/1:${service.server.signer.address})`);
     // Real test tokens moved to the payee.
     expect(await stack.balanceOf(DEV_PAY_TO)).toBe(payeeBefore + EXAMPLE_PRICE);
+    // The saved result is the whole one: the shipped verifier accepts it too.
+    paidResult = JSON.parse(readFileSync(out, 'utf8'));
+    const verifier = io();
+    expect(
+      await runCli(
+        [out, '--pin', `${service.server.url}/.well-known/service-attestation`],
+        verifier,
+      ),
+    ).toBe(EXIT.valid);
+  });
+
+  it('`pnpm pay` says so when a receipt does not verify, exit 3', async () => {
+    // A service that answers with the paid result, its text edited, and the real pinned key.
+    const edited = { ...(paidResult as object), text: 'edited' };
+    const wellKnown = await (
+      await fetch(`${service.server.url}/.well-known/service-attestation`)
+    ).text();
+    const forger = createHttpServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(req.url === '/.well-known/service-attestation' ? wellKnown : JSON.stringify(edited));
+    }).listen(0, '127.0.0.1');
+    await once(forger, 'listening');
+    try {
+      const { port } = forger.address() as AddressInfo;
+      const run = await pay([`http://127.0.0.1:${port}/buy/notarize?content=hello`]);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toContain('settled   nothing (the call was free)');
+      expect(run.stdout).toContain('contentHash  FAIL');
+      expect(run.stderr).toBe('pay: the receipt does not verify\n');
+    } finally {
+      forger.close();
+      forger.closeAllConnections();
+    }
   });
 
   it('`pnpm pay` from a wallet without funds: the refusal and its code in one line, exit 1', async () => {
