@@ -1,4 +1,5 @@
 import { storefrontBuild } from '../../tsup.shared';
 
-// `main` runs the stack on its own (`pnpm --filter @storefront/facilitator start`).
-export default storefrontBuild(['src/index.ts', 'src/main.ts']);
+// `main` runs the stack on its own (`pnpm --filter @storefront/facilitator start`);
+// `accounts` is the development keys alone, for clients that must not load the chain.
+export default storefrontBuild(['src/index.ts', 'src/main.ts', 'src/accounts.ts']);

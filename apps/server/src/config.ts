@@ -31,6 +31,8 @@ export interface Config {
    * and the work is given up when it runs out (docs/decisions.md, "One deadline per call").
    */
   readonly callDeadlineMs: number;
+  /** Where the development payment stack listens when it runs (see {@link usesLocalPayments}). */
+  readonly localPayments: LocalPaymentsConfig;
 }
 
 /**
@@ -64,6 +66,29 @@ export interface PaymentConfig {
   /** Whether the asset is a development chain's test token (the terms' `testnet`). */
   readonly testnet: boolean;
 }
+
+/**
+ * The ports of the development payment stack, which `pnpm start` runs in-process when no
+ * facilitator is configured. Null is the default port ({@link DEFAULT_LOCAL_CHAIN_PORT},
+ * {@link DEFAULT_LOCAL_FACILITATOR_PORT}), or a free one when that is taken; a number is
+ * that port (0: a free one), and a taken one is a start-up error.
+ */
+export interface LocalPaymentsConfig {
+  readonly chainPort: number | null;
+  readonly facilitatorPort: number | null;
+}
+
+/**
+ * The local chain's JSON-RPC port: the usual one of local Ethereum nodes, where wallets
+ * and tools look first.
+ */
+export const DEFAULT_LOCAL_CHAIN_PORT = 8545;
+
+/** The local facilitator's port: fixed, so that it is the same on every start. */
+export const DEFAULT_LOCAL_FACILITATOR_PORT = 4021;
+
+/** The chain of the development payment stack (its chain id is Base's). */
+export const LOCAL_PAYMENTS_NETWORK = 'eip155:8453';
 
 /**
  * The default facilitator timeout: a settlement on Base waits for its transaction's
@@ -182,6 +207,13 @@ export function loadConfig(
       `X402_LEGACY_NETWORK_NAMES is on, but x402 v1 has no name for \`${network}\` (only eip155:8453 \`base\` and eip155:84532 \`base-sepolia\`)`,
     );
   }
+  const localPayments: LocalPaymentsConfig = {
+    chainPort: optionalPort(env.LOCAL_CHAIN_PORT, 'LOCAL_CHAIN_PORT', problems),
+    facilitatorPort: optionalPort(env.LOCAL_FACILITATOR_PORT, 'LOCAL_FACILITATOR_PORT', problems),
+  };
+  if (nodeEnv !== 'production' && facilitatorUrl === null) {
+    problems.push(...localPaymentsConflicts(env));
+  }
   const developmentAssets = (options.developmentAssets ?? [DEV_TOKEN_ADDRESS]).map((a) =>
     a.toLowerCase(),
   );
@@ -290,7 +322,39 @@ export function loadConfig(
     reservationTtlSeconds,
     products,
     callDeadlineMs,
+    localPayments,
   };
+}
+
+/**
+ * Whether the service runs the development payment stack (a local chain, its test token
+ * and a facilitator) in its own process: outside production, when no facilitator is
+ * configured. Production requires `FACILITATOR_URL`, so it never does.
+ */
+export function usesLocalPayments(config: Config): boolean {
+  return config.env !== 'production' && config.payment.facilitatorUrl === null;
+}
+
+/**
+ * Terms the local stack cannot settle: without `FACILITATOR_URL` the payments go to the
+ * local facilitator, which knows one chain and one token, so another one set in
+ * `X402_ASSET` or `X402_NETWORK` would ask for payments nobody can take.
+ */
+function localPaymentsConflicts(env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  const asset = nonEmpty(env.X402_ASSET);
+  if (asset !== null && asset.toLowerCase() !== DEV_TOKEN_ADDRESS.toLowerCase()) {
+    problems.push(
+      `X402_ASSET is \`${asset}\`, but without FACILITATOR_URL payments go to the local facilitator, which settles only its test token \`${DEV_TOKEN_ADDRESS}\`: set FACILITATOR_URL too, or unset X402_ASSET`,
+    );
+  }
+  const network = nonEmpty(env.X402_NETWORK);
+  if (network !== null && network !== LOCAL_PAYMENTS_NETWORK) {
+    problems.push(
+      `X402_NETWORK is \`${network}\`, but without FACILITATOR_URL payments go to the local chain, \`${LOCAL_PAYMENTS_NETWORK}\`: set FACILITATOR_URL too, or unset X402_NETWORK`,
+    );
+  }
+  return problems;
 }
 
 /**
@@ -348,6 +412,11 @@ function integer(
     return fallback;
   }
   return Number(value);
+}
+
+/** A port variable: unset is null (the default), else an integer from 0 to 65535. */
+function optionalPort(raw: string | undefined, name: string, problems: string[]): number | null {
+  return nonEmpty(raw) === null ? null : integer(raw, 0, 0, 65535, name, problems);
 }
 
 /** The default public base URL for a bound address: `http://HOST:PORT`. */

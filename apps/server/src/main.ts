@@ -1,18 +1,15 @@
-import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+import { ConfigError } from './config.js';
+import { startService, startupLines } from './service.js';
 
 try {
-  const config = loadConfig();
-  const running = await startServer(config);
-  process.stdout.write(
-    `Storefront is running at ${running.url} (signer ${running.signer.address}, ${running.db.kind})\n`,
-  );
+  const service = await startService();
+  process.stdout.write(`${(await startupLines(service)).join('\n')}\n`);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     process.stdout.write(`${signal}: shutting down\n`);
-    running.close().then(
+    service.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );

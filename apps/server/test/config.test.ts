@@ -40,6 +40,7 @@ describe('loadConfig', () => {
         heapMb: 1024,
       },
       callDeadlineMs: 5500,
+      localPayments: { chainPort: null, facilitatorPort: null },
     });
   });
 
@@ -64,6 +65,8 @@ describe('loadConfig', () => {
         FACILITATOR_TIMEOUT_MS: '4000',
         X402_LEGACY_NETWORK_NAMES: '1',
         X402_NETWORK: 'eip155:84532',
+        LOCAL_CHAIN_PORT: '9545',
+        LOCAL_FACILITATOR_PORT: '0',
       },
       '/',
     );
@@ -79,6 +82,7 @@ describe('loadConfig', () => {
       trustProxy: 1,
       products: { threads: 0, deadlineMs: 2500, heapMb: 256 },
       callDeadlineMs: 2000,
+      localPayments: { chainPort: 9545, facilitatorPort: 0 },
       payment: {
         network: 'eip155:84532',
         facilitatorUrl: 'https://facilitator.example/x402',
@@ -106,10 +110,25 @@ describe('loadConfig', () => {
       true,
     );
     const other = `0x${'5'.repeat(40)}`;
-    expect(loadConfig({ X402_ASSET: other }, '/').payment.testnet).toBe(false);
+    const facilitator = { FACILITATOR_URL: 'https://facilitator.example' };
+    expect(loadConfig({ ...facilitator, X402_ASSET: other }, '/').payment.testnet).toBe(false);
     expect(
-      loadConfig({ X402_ASSET: other }, '/', { developmentAssets: [other] }).payment.testnet,
+      loadConfig({ ...facilitator, X402_ASSET: other }, '/', { developmentAssets: [other] }).payment
+        .testnet,
     ).toBe(true);
+  });
+
+  it('refuses terms the local payment stack cannot settle when it is the facilitator', () => {
+    const other = `0x${'5'.repeat(40)}`;
+    expect(() => loadConfig({ X402_ASSET: other }, '/')).toThrow(
+      /X402_ASSET is `0x5{40}`, but without FACILITATOR_URL payments go to the local facilitator, which settles only its test token `0xAAFc735aed381b3E35547cBdA8477E130720689B`/,
+    );
+    expect(() => loadConfig({ X402_NETWORK: 'eip155:84532' }, '/')).toThrow(
+      /X402_NETWORK is `eip155:84532`, but without FACILITATOR_URL payments go to the local chain, `eip155:8453`/,
+    );
+    expect(
+      loadConfig({ X402_ASSET: DEV_TOKEN_ADDRESS, X402_NETWORK: 'eip155:8453' }, '/').payment,
+    ).toMatchObject({ asset: DEV_TOKEN_ADDRESS, network: 'eip155:8453' });
   });
 
   it.each([
@@ -127,6 +146,8 @@ describe('loadConfig', () => {
     [{ CALL_DEADLINE_MS: '50' }, /CALL_DEADLINE_MS must be an integer from 100 to 120000/],
     [{ FACILITATOR_TIMEOUT_MS: '50' }, /FACILITATOR_TIMEOUT_MS must be an integer from 100/],
     [{ X402_LEGACY_NETWORK_NAMES: 'yes' }, /X402_LEGACY_NETWORK_NAMES must be true, false, 1 or 0/],
+    [{ LOCAL_CHAIN_PORT: '70000' }, /LOCAL_CHAIN_PORT must be an integer from 0 to 65535/],
+    [{ LOCAL_FACILITATOR_PORT: 'any' }, /LOCAL_FACILITATOR_PORT must be an integer from 0/],
     [
       { X402_LEGACY_NETWORK_NAMES: 'true', X402_NETWORK: 'eip155:1' },
       /X402_LEGACY_NETWORK_NAMES is on, but x402 v1 has no name for `eip155:1`/,

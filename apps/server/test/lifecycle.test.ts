@@ -23,6 +23,9 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     PORT: '0',
+    // The development payment stack runs too; free ports leave its defaults to `pnpm start`.
+    LOCAL_CHAIN_PORT: '0',
+    LOCAL_FACILITATOR_PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
   };
