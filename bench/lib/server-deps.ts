@@ -9,7 +9,6 @@ import { createRequire } from 'node:module';
 import type { createApp, StartOptions } from '../../apps/server/src/index.js';
 
 export {
-  EARLY_START_LIMITS,
   loadConfig,
   openDatabase,
   type RunningServer,
