@@ -3,11 +3,12 @@ import { robotsBenchmark } from './robots.bench.js';
 import { serviceBenchmark } from './service.bench.js';
 import { signBenchmark } from './sign.bench.js';
 import { validateBenchmark } from './validate.bench.js';
+import { x402Benchmark } from './x402.bench.js';
 
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, service); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, service, x402); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark.
  */
 const args = new Set(process.argv.slice(2));
@@ -59,4 +60,10 @@ if (only === undefined || only === 'service') {
     );
     process.exitCode = 1;
   }
+}
+
+if (only === undefined || only === 'x402') {
+  // Informative: an x402-paid call next to a key-door call on the same route (no target).
+  // Starts the development payment stack; PostgreSQL in DATABASE_URL if set, else PGlite.
+  await x402Benchmark({ quick });
 }

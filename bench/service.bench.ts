@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -14,7 +14,6 @@ import { sampleWaits, type WaitSummary } from './lib/pg-waits.js';
 import { machine, printColumns } from './lib/report.js';
 import {
   createFetcher,
-  EARLY_START_LIMITS,
   express,
   type Fetcher,
   type FetchInit,
@@ -27,6 +26,14 @@ import {
   silentLogger,
   startServer,
 } from './lib/server-deps.js';
+import {
+  enterpriseKey,
+  fmt,
+  keyCalls,
+  loadText,
+  NOTARIZE_CONTENT,
+  signed,
+} from './lib/service-calls.js';
 import { newsPage, startUpstream } from './lib/service-site.js';
 import { runWrk, type WrkResult, wrkProblem } from './lib/wrk.js';
 
@@ -36,10 +43,6 @@ const THREADS = 1;
 const CONNECTIONS = 50;
 /** Bytes of the page the loopback upstream serves. */
 const PAGE_BYTES = 50_000;
-/** About 200 bytes of inline content to notarize. */
-const CONTENT =
-  'Invoice 2026-0314 for order 88412: 3 x grinder burr set (SKU BG-44) and 1 x descaling kit. ' +
-  'Total EUR 184.50 incl. VAT, paid by card ending 4242 on 14 March 2026. Ship to 12 Quay Road.';
 const WITNESSED_AT = '2026-03-14T12:00:00.000Z';
 /** The `application_name` of the service's database connections, to find them in `pg_stat_activity`. */
 const APPLICATION_NAME = 'storefront-bench-service';
@@ -149,8 +152,6 @@ export async function serviceBenchmark(
   let server: RunningServer | null = null;
   /** The same service with its products on the event loop (`PRODUCT_THREADS=0`). */
   let inlineServer: RunningServer | null = null;
-  /** The same service without early starts: every call's work waits for its admission. */
-  let lateServer: RunningServer | null = null;
   let bare: Server | null = null;
   const fetcher = createFetcher({ testOnlyAllow: upstream.allow });
   // Stop everything and drop the schema, once: at the end, or when the run is interrupted.
@@ -164,7 +165,6 @@ export async function serviceBenchmark(
       });
       await server?.close();
       await inlineServer?.close();
-      await lateServer?.close();
       await fetcher.close();
       await upstream.close();
       const db = await openDatabase({ url: databaseUrl, dataDir: null });
@@ -201,11 +201,6 @@ export async function serviceBenchmark(
       { ...config, products: { ...config.products, threads: 0 } },
       { schema, logger: silentLogger() },
     );
-    lateServer = await startServer(config, {
-      schema,
-      logger: silentLogger(),
-      earlyStart: { ...EARLY_START_LIMITS, perKey: 0 },
-    });
     const { key, keyId } = await enterpriseKey(server.url, adminToken);
     const auth = { Authorization: `Bearer ${key}` };
 
@@ -219,8 +214,8 @@ export async function serviceBenchmark(
     const target = encodeURIComponent(upstream.url);
     const urls = {
       notarize: {
-        door: `${server.url}/buy/notarize?content=${encodeURIComponent(CONTENT)}`,
-        bare: `${bareUrl}/notarize?content=${encodeURIComponent(CONTENT)}`,
+        door: `${server.url}/buy/notarize?content=${encodeURIComponent(NOTARIZE_CONTENT)}`,
+        bare: `${bareUrl}/notarize?content=${encodeURIComponent(NOTARIZE_CONTENT)}`,
       },
       markdown: {
         door: `${server.url}/buy/markdown?url=${target}`,
@@ -284,7 +279,11 @@ export async function serviceBenchmark(
     // 1. Notarize: inline content, no fetch.
     const notarizeInProcess = inProcess(
       'notarize() in-process',
-      () => notarize({ content: CONTENT, witnessedAt: WITNESSED_AT }, { baseUrl: server!.url }),
+      () =>
+        notarize(
+          { content: NOTARIZE_CONTENT, witnessedAt: WITNESSED_AT },
+          { baseUrl: server!.url },
+        ),
       timing.inProcessSeconds,
     );
     const n: { bare: Row; door: Row; bare1: Row; door1: Row }[] = [];
@@ -298,7 +297,7 @@ export async function serviceBenchmark(
         door1: await wrk(doorSide, urls.notarize.door, true, 1),
       });
     }
-    printRows(`1. /buy/notarize?content=<${Buffer.byteLength(CONTENT)} B>`, [
+    printRows(`1. /buy/notarize?content=<${Buffer.byteLength(NOTARIZE_CONTENT)} B>`, [
       notarizeInProcess,
       ...n.flatMap((r) => [r.bare, r.door]),
       ...n.flatMap((r) => [r.bare1, r.door1]),
@@ -435,14 +434,12 @@ export async function serviceBenchmark(
     }
 
     // 4. One call at a time, the sides alternated call by call.
-    const late = (url: string) => url.replace(server!.url, lateServer!.url);
     const alternations = [
       {
-        title: `/buy/notarize?content=<${Buffer.byteLength(CONTENT)} B>`,
+        title: `/buy/notarize?content=<${Buffer.byteLength(NOTARIZE_CONTENT)} B>`,
         calls: timing.alternatedCalls,
         sides: [
           { side: 'key door /buy/notarize', url: urls.notarize.door, door: true },
-          { side: 'key door, no early start', url: late(urls.notarize.door), door: true },
           { side: 'bare Express + notarize()', url: urls.notarize.bare, door: false },
         ],
       },
@@ -456,7 +453,6 @@ export async function serviceBenchmark(
             url: urls.markdown.doorInline,
             door: true,
           },
-          { side: 'key door, no early start', url: late(urls.markdown.door), door: true },
           {
             side: 'bare Express + safe-fetch + toMarkdown',
             url: urls.markdown.bareFetch,
@@ -469,7 +465,6 @@ export async function serviceBenchmark(
         calls: timing.alternatedCalls,
         sides: [
           { side: 'key door /buy/headers', url: urls.headers.door, door: true },
-          { side: 'key door, no early start', url: late(urls.headers.door), door: true },
           {
             side: 'bare Express + safe-fetch + inspectHeaders',
             url: urls.headers.bareFetch,
@@ -697,34 +692,6 @@ function freshDocument(doc: FetchedDocument): FetchedDocument {
   };
 }
 
-/** Mint a live key and move it to the enterprise tier through the operator API. */
-async function enterpriseKey(
-  base: string,
-  adminToken: string,
-): Promise<{ key: string; keyId: string }> {
-  const minted = await fetch(`${base}/api/dev/keys?live=true&label=bench`, { method: 'POST' });
-  const body = (await minted.json()) as { ok: boolean; key: string; keyId: string };
-  if (minted.status !== 201 || !body.ok) throw new Error(`minting a key: ${minted.status}`);
-  const tier = await fetch(`${base}/admin/keys/${body.keyId}/tier`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ tier: 'enterprise' }),
-  });
-  const set = (await tier.json()) as { ok: boolean; tier: string };
-  if (!tier.ok || set.tier !== 'enterprise') {
-    throw new Error(`setting the enterprise tier: ${tier.status} ${JSON.stringify(set)}`);
-  }
-  return { key: body.key, keyId: body.keyId };
-}
-
-async function keyCalls(base: string, adminToken: string, keyId: string): Promise<number> {
-  const answer = await fetch(`${base}/admin/keys/${keyId}`, {
-    headers: { authorization: `Bearer ${adminToken}` },
-  });
-  const body = (await answer.json()) as { calls: number };
-  return body.calls;
-}
-
 interface Answer {
   ok: boolean;
   text: string;
@@ -813,11 +780,6 @@ async function alternate(
     { maxBuffer: 1 << 20 },
   );
   return JSON.parse(stdout) as Alternated[];
-}
-
-/** `+1.23` / `-0.45`. */
-function signed(ms: number): string {
-  return `${ms >= 0 ? '+' : '-'}${fmt(Math.abs(ms))}`;
 }
 
 function wrkRow(side: string, connections: number, seconds: number, r: WrkResult): Row {
@@ -950,12 +912,6 @@ function withApplicationName(url: string): string {
   return parsed.href;
 }
 
-function loadText(): string {
-  return loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-}
-
 function unmeasured(reason: string): ServiceTarget[] {
   return [
     'notarize: p50 key door - bare Express, 1 connection',
@@ -975,17 +931,6 @@ function median(values: readonly number[]): number {
 
 function mean(values: readonly number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / values.length;
-}
-
-function fmt(ms: number): string {
-  const abs = Math.abs(ms);
-  return abs >= 100
-    ? ms.toFixed(0)
-    : abs >= 10
-      ? ms.toFixed(1)
-      : abs >= 1
-        ? ms.toFixed(2)
-        : ms.toFixed(3);
 }
 
 function pct(share: number): string {

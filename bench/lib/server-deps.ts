@@ -1,15 +1,17 @@
 /**
- * The service and the packages behind it, for `service.bench.ts`. bench/package.json
- * does not list `@storefront/server`, `@storefront/notarize`, `@storefront/headers`,
- * `@storefront/safe-fetch`, `express` or `pino`, so their sources are imported by
- * path (the `@storefront/source` condition's files) and the two npm packages are
- * required from the server's own dependencies: the same copies the server runs.
+ * The service and the packages behind it, for `service.bench.ts` and `x402.bench.ts`.
+ * bench/package.json does not list `@storefront/server`, `@storefront/notarize`,
+ * `@storefront/headers`, `@storefront/safe-fetch`, `express` or `pino`, so their sources
+ * are imported by path (the `@storefront/source` condition's files) and the two npm
+ * packages are required from the server's own dependencies: the same copies the server
+ * runs. The same goes for the server's x402 `Facilitator` client, whose calls
+ * `x402.bench.ts` times.
  */
 import { createRequire } from 'node:module';
 import type { createApp, StartOptions } from '../../apps/server/src/index.js';
 
+export { Facilitator } from '../../apps/server/src/doors/x402/facilitator.js';
 export {
-  EARLY_START_LIMITS,
   loadConfig,
   openDatabase,
   type RunningServer,
