@@ -30,18 +30,37 @@ export function createX402Facilitator(wallet: DevWalletClient): x402Facilitator 
   );
 }
 
-/** The x402 EVM signer interface over one viem wallet client (reads and writes). */
+/**
+ * The x402 EVM signer interface over one viem wallet client (reads and writes). The
+ * wallet sends its transactions one after the other: sent as they come, a settlement
+ * that reaches ganache 7.9.2 (instant mining) while the account's previous one is being
+ * mined can stay in its queue for good, and every later settlement from the account
+ * waits behind it until its confirmation timeout (seen within ten settlements at four in
+ * flight; in turn, 400 of 400 settled).
+ */
 export function facilitatorSigner(wallet: DevWalletClient): FacilitatorEvmSigner {
+  const inTurn = oneAtATime();
   return toFacilitatorEvmSigner(
     {
       address: wallet.account.address,
       getCode: (args) => wallet.getCode(args),
       readContract: (args) => wallet.readContract({ ...args, args: args.args ?? [] } as never),
       verifyTypedData: (args) => wallet.verifyTypedData(args as never),
-      writeContract: (args) => wallet.writeContract({ ...args, args: args.args ?? [] } as never),
-      sendTransaction: (args) => wallet.sendTransaction(args as never),
+      writeContract: (args) =>
+        inTurn(() => wallet.writeContract({ ...args, args: args.args ?? [] } as never)),
+      sendTransaction: (args) => inTurn(() => wallet.sendTransaction(args as never)),
       waitForTransactionReceipt: (args) => wallet.waitForTransactionReceipt(args),
     },
     { confirmationTimeoutMs: CONFIRMATION_TIMEOUT_MS },
   );
+}
+
+/** Run the tasks handed to the returned function one after the other, in the order given. */
+function oneAtATime(): <R>(task: () => Promise<R>) => Promise<R> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = last.then(task);
+    last = run.catch(() => {});
+    return run;
+  };
 }

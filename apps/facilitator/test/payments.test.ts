@@ -297,4 +297,27 @@ describe('concurrent settlements', () => {
     expect(new Set(answers.map((a) => a.body.transaction)).size).toBe(4);
     expect(await balances()).toEqual([payerBefore - 4_010n, payeeBefore + 4_010n]);
   });
+
+  test('keep settling with four in flight: no settlement is left behind in the chain queue', async () => {
+    const lanes = 4;
+    const rounds = 10;
+    const [payerBefore, payeeBefore] = await balances();
+    const lane = async (n: number) => {
+      const settled: boolean[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const requirements = v2Requirements(stack, BigInt(2_000 + n));
+        const body = facilitatorBody(
+          await signPayment(stack.payer.privateKey, 2, requirements),
+          requirements,
+        );
+        expect((await post(verifyUrl, body)).body.isValid).toBe(true);
+        settled.push((await post(settleUrl, body)).body.success === true);
+      }
+      return settled;
+    };
+    const results = await Promise.all(Array.from({ length: lanes }, (_, n) => lane(n)));
+    expect(results.flat()).toEqual(Array(lanes * rounds).fill(true));
+    const total = BigInt(rounds) * (2_000n + 2_001n + 2_002n + 2_003n);
+    expect(await balances()).toEqual([payerBefore - total, payeeBefore + total]);
+  }, 60_000);
 });
