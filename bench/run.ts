@@ -9,13 +9,20 @@ import { x402Benchmark } from './x402.bench.js';
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
  * `--only=<name>` runs one benchmark (sign, html, robots, validate, service, x402); `--profile`
- * adds CPU profiles of the service's key door to the service benchmark.
+ * adds CPU profiles of the service's key door to the service benchmark;
+ * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
+ * late, as a remote site would.
  */
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const time = quick ? 500 : 3000;
 const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const check = args.has('--check');
+const delayArg = [...args].find((a) => a.startsWith('--upstream-delay-ms='));
+const upstreamDelayMs = Number(delayArg?.slice('--upstream-delay-ms='.length) ?? 0);
+if (!Number.isInteger(upstreamDelayMs) || upstreamDelayMs < 0) {
+  throw new Error(`--upstream-delay-ms takes a whole number of ms, 0 or more: ${delayArg}`);
+}
 
 if (only === undefined || only === 'sign') {
   const sign = await signBenchmark({ time });
@@ -52,7 +59,11 @@ if (only === undefined || only === 'validate') {
 
 if (only === undefined || only === 'service') {
   // Needs wrk and PostgreSQL (DATABASE_URL); without them it prints why and is skipped.
-  const service = await serviceBenchmark({ quick, profile: args.has('--profile') });
+  const service = await serviceBenchmark({
+    quick,
+    profile: args.has('--profile'),
+    upstreamDelayMs,
+  });
   const missed = service.targets.filter((t) => t.met === false);
   if (check && missed.length > 0) {
     console.error(

@@ -98,6 +98,8 @@ export interface ServiceOptions {
   readonly quick: boolean;
   /** Profile the service's thread during one more key-door run per route and print the top. */
   readonly profile: boolean;
+  /** How long the loopback upstream holds back each answer (ms): a site that far away. */
+  readonly upstreamDelayMs: number;
 }
 
 interface Timing {
@@ -145,7 +147,7 @@ export async function serviceBenchmark(
   }
 
   const page = newsPage(PAGE_BYTES);
-  const upstream = await startUpstream(page);
+  const upstream = await startUpstream(page, options.upstreamDelayMs);
   const schema = `bench_service_${process.pid}_${Date.now().toString(36)}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'storefront-bench-service-'));
   const adminToken = randomBytes(16).toString('hex');
@@ -239,7 +241,8 @@ export async function serviceBenchmark(
         `thread(s); load average at start ${loadText()})`,
     );
     console.log(
-      `upstream page: ${page.name}, ${page.bytes.length} B, served from a worker thread on 127.0.0.1`,
+      `upstream page: ${page.name}, ${page.bytes.length} B, served from a worker thread on ` +
+        `127.0.0.1${options.upstreamDelayMs > 0 ? `, each answer ${options.upstreamDelayMs} ms late` : ''}`,
     );
 
     // Requests wrk left in flight still run after it stops; each run starts once they are done.
@@ -507,7 +510,8 @@ export async function serviceBenchmark(
           .slice(1)
           .map(
             (s, i) =>
-              `${s.side} ${signed((others[i] as Alternated).p50 - (door as Alternated).p50)} ms`,
+              `${s.side} ${signed((others[i] as Alternated).p50 - (door as Alternated).p50)} ms ` +
+              `(${signed(((others[i] as Alternated).p50 / (door as Alternated).p50 - 1) * 100)} %)`,
           )
           .join('; ')}`,
       );

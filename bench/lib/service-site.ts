@@ -66,15 +66,20 @@ export function newsPage(targetBytes: number): UpstreamPage {
   };
 }
 
-// Plain JavaScript run in the worker: one `node:http` server answering every GET with the page.
+// Plain JavaScript run in the worker: one `node:http` server answering every GET with the
+// page, after `delayMs` when it is above 0 (a timer, so delayed answers overlap).
 const UPSTREAM_SOURCE = `
 const http = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
 const body = Buffer.from(workerData.bytes);
 const headers = { ...workerData.headers, 'content-length': String(body.length) };
-const server = http.createServer((req, res) => {
+const answer = (res) => {
   res.writeHead(200, headers);
   res.end(body);
+};
+const server = http.createServer((req, res) => {
+  if (workerData.delayMs > 0) setTimeout(answer, workerData.delayMs, res);
+  else answer(res);
 });
 // Never close an idle keep-alive socket during a run (Node's default is 5 s, shorter
 // than the in-process loops): a fetch reusing a socket as it closes is reset.
@@ -92,11 +97,17 @@ parentPort.on('message', (message) => {
  * Serve `page` over HTTP on 127.0.0.1 from a worker thread: the upstream has its own
  * event loop, so serving the page does not queue behind the service's work in this
  * thread (on the 2-core machine it still takes CPU time, as a local upstream would).
+ * `delayMs` holds back each response head that long, as a site that far away would
+ * (a round trip and its own work); with 0 the page goes out at once, with no timer.
  */
-export async function startUpstream(page: UpstreamPage, path = '/article'): Promise<Upstream> {
+export async function startUpstream(
+  page: UpstreamPage,
+  delayMs = 0,
+  path = '/article',
+): Promise<Upstream> {
   const worker = new Worker(UPSTREAM_SOURCE, {
     eval: true,
-    workerData: { bytes: page.bytes, headers: page.headers },
+    workerData: { bytes: page.bytes, headers: page.headers, delayMs },
   });
   const port = await new Promise<number>((resolve, reject) => {
     worker.once('message', (value: number) => resolve(value));
