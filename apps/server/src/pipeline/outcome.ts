@@ -1,3 +1,4 @@
+import type { FetchedDocument } from '@storefront/core';
 import type { SafeFetchFailure, SafeFetchResult } from '@storefront/safe-fetch';
 import type { Envelope } from '../registry/types.js';
 
@@ -79,9 +80,7 @@ export function pageOf(
   result: SafeFetchResult,
   requested: string,
   anyStatus: boolean,
-):
-  | { readonly ok: true; readonly doc: import('@storefront/core').FetchedDocument }
-  | ({ readonly ok: false } & Failure) {
+): { readonly ok: true; readonly doc: FetchedDocument } | ({ readonly ok: false } & Failure) {
   if (!result.ok) {
     return {
       ok: false,
