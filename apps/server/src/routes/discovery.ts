@@ -14,14 +14,22 @@ import { termsOf } from './buy.js';
 /** The service's version tag (spec "Versioning"). */
 export const VERSION_TAG = 'storefront/1';
 
-/** When a route answers 503: undeliverable results, and pages past the product thread's bounds. */
+/**
+ * When a route answers 503, and that nothing is charged then: an undeliverable result
+ * (before-charging routes), a page past the product thread's bounds (routes whose
+ * product runs on a thread), or an x402 facilitator that could not be reached.
+ */
 function unavailable(route: AnyRoute): string {
-  const tooComplex =
-    'page_too_complex: processing the page passed the deadline or the memory bound of a product thread';
-  if (!runsOnThread(route)) return 'Undeliverable; answered before charging.';
-  return route.chargeRule === 'before-charging'
-    ? `Undeliverable, or ${tooComplex}; answered before charging.`
-    : `${tooComplex}; answered before charging.`;
+  const reasons = [
+    ...(failureStatus(route) === 503 ? ['an undeliverable result'] : []),
+    ...(runsOnThread(route)
+      ? [
+          'page_too_complex: processing the page passed the deadline or the memory bound of a product thread',
+        ]
+      : []),
+    'facilitator_unavailable: the x402 facilitator could not be reached (see Retry-After)',
+  ];
+  return `Answered before charging, nothing taken: ${reasons.join('; or ')}.`;
 }
 
 function pricesOf(route: AnyRoute) {
@@ -349,11 +357,7 @@ function paidResponses(route: AnyRoute) {
   );
   const unavailableCodes = codesAnswered(route, 503);
   if (unavailableCodes.length > 0) {
-    responses['503'] = jsonResponse(
-      `${unavailable(route)} facilitator_unavailable: the x402 facilitator could not be reached; nothing was taken (see Retry-After).`,
-      errorOf(unavailableCodes),
-      RETRY_AFTER,
-    );
+    responses['503'] = jsonResponse(unavailable(route), errorOf(unavailableCodes), RETRY_AFTER);
   }
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
