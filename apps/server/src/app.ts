@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { createDoors } from './doors/index.js';
 import { cors } from './http/cors.js';
 import { getOnly } from './http/methods.js';
 import type { Settlements } from './metering/settlements.js';
@@ -18,6 +19,7 @@ import { buyRoutes } from './routes/buy.js';
 import { devKeyRoutes } from './routes/dev-keys.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { healthRoutes } from './routes/health.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { signalRoutes } from './routes/signal.js';
 import type { Compute } from './work/compute.js';
 
@@ -70,7 +72,9 @@ export function createApp(deps: AppDeps): Express {
   // Only GET reaches a `/buy/*` route: HEAD and every other method end here with 405.
   app.all('/buy/:product', getOnly([...REGISTRY.map((route) => route.name), 'signal']));
   // Paid calls first: the hot path matches its route before any other router.
-  app.use(buyRoutes(deps));
+  const doors = createDoors(deps);
+  app.use(buyRoutes(deps, doors));
+  app.use(mcpRoutes(deps, doors));
   app.use(healthRoutes(deps));
   app.use(attestationRoutes(deps));
   app.use(signalRoutes(deps));

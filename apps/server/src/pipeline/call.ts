@@ -24,7 +24,10 @@ export interface PipelineDeps {
 export interface Exchange {
   /** Aborts when the caller leaves before its answer has been written. */
   readonly left: AbortSignal;
-  /** Write `reply`; resolves true once it was written in full, false if the caller left. */
+  /**
+   * Write `reply`; resolves true once it was written in full, false if the caller left.
+   * The pipeline does not wait for it before the call ends.
+   */
   send(reply: Reply): Promise<boolean>;
 }
 
@@ -126,12 +129,11 @@ export async function runPaidCall<T>(
     return;
   }
   const body = attestation === null ? outcome.body : { ...outcome.body, attestation };
-  const written = await exchange.send({
-    status: 200,
-    headers: { ...headers, ...settled.headers },
-    body,
-  });
-  door.delivered?.(ticket, ending, written);
+  const written = exchange.send({ status: 200, headers: { ...headers, ...settled.headers }, body });
+  // The door hears once the answer was written; the call does not wait for it (an MCP
+  // answer is written only after the tool's result has been handed back).
+  const { delivered } = door;
+  if (delivered !== undefined) void written.then((whole) => delivered(ticket, ending, whole));
 }
 
 /** The receipt of a delivered success; null for anything else. */

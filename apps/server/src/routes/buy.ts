@@ -1,11 +1,7 @@
 import { finished } from 'node:stream';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../app.js';
-import { keyDoor } from '../doors/key/door.js';
-import { x402Door } from '../doors/x402/door.js';
-import { Facilitator } from '../doors/x402/facilitator.js';
-import type { Terms } from '../doors/x402/terms.js';
-import { tierPlans } from '../metering/tiers.js';
+import type { Doors } from '../doors/index.js';
 import {
   type CallRequest,
   type Exchange,
@@ -16,17 +12,14 @@ import type { Reply } from '../pipeline/door.js';
 import { REGISTRY } from '../registry/index.js';
 import { callDeadline } from '../work/limits.js';
 
-/** The payment terms with the receiving address resolved (the signer's when none is configured). */
-export function termsOf(deps: AppDeps): Terms {
-  const { network, asset, payTo, facilitatorUrl, legacyNetworkNames, testnet } =
-    deps.config.payment;
+/** What the pipeline needs, from the app's dependencies. */
+export function pipelineDeps(deps: AppDeps): PipelineDeps {
   return {
-    network,
-    asset,
-    payTo: payTo ?? deps.signer.address,
-    facilitatorUrl,
-    legacyNetworkNames,
-    testnet,
+    fetcher: deps.fetcher,
+    compute: deps.compute,
+    signer: deps.signer,
+    clock: deps.clock,
+    publicBaseUrl: deps.config.publicBaseUrl,
   };
 }
 
@@ -38,35 +31,10 @@ const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
  * whatever the catalog's size). This adapter only reads the request, picks the door
  * and writes the pipeline's replies; the call itself is `runPaidCall`.
  */
-export function buyRoutes(deps: AppDeps): Router {
+export function buyRoutes(deps: AppDeps, doors: Doors): Router {
   const router = Router();
-  const terms = termsOf(deps);
-  const base = deps.config.publicBaseUrl;
-  const pipeline: PipelineDeps = {
-    fetcher: deps.fetcher,
-    compute: deps.compute,
-    signer: deps.signer,
-    clock: deps.clock,
-    publicBaseUrl: base,
-  };
-  const { facilitatorUrl, facilitatorTimeoutMs } = deps.config.payment;
-  const x402 = x402Door({
-    db: deps.db,
-    facilitator:
-      facilitatorUrl === null
-        ? null
-        : new Facilitator({ url: facilitatorUrl, timeoutMs: facilitatorTimeoutMs }),
-    terms,
-    publicBaseUrl: base,
-    clock: deps.clock,
-    callDeadlineMs: deps.config.callDeadlineMs,
-  });
-  const keys = keyDoor({
-    db: deps.db,
-    settlements: deps.settlements,
-    plans: tierPlans(deps.config.enterprisePerMinute),
-    paymentRequired: x402.paymentRequired,
-  });
+  const pipeline = pipelineDeps(deps);
+  const { key: keys, x402 } = doors;
 
   const routes = new Map(REGISTRY.map((route) => [route.path.slice('/buy/'.length), route]));
   router.get('/buy/:product', async (req: Request, res: Response, next: NextFunction) => {

@@ -1,6 +1,7 @@
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode, httpStatusOf } from '@storefront/core';
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
+import { termsOf } from '../doors/index.js';
 import { bazaarExtension } from '../doors/x402/bazaar.js';
 import { acceptEntry } from '../doors/x402/requirements.js';
 import { dollars, type RoutePaymentMetadata, routePaymentMetadata } from '../doors/x402/terms.js';
@@ -9,7 +10,6 @@ import { CHARGE_RULES } from '../pipeline/charge.js';
 import { runsOnThread } from '../pipeline/work.js';
 import { REGISTRY } from '../registry/index.js';
 import type { AnyRoute } from '../registry/types.js';
-import { termsOf } from './buy.js';
 
 /** The service's version tag (spec "Versioning"). */
 export const VERSION_TAG = 'storefront/1';

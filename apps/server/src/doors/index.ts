@@ -1,0 +1,52 @@
+import type { AppDeps } from '../app.js';
+import { tierPlans } from '../metering/tiers.js';
+import type { Door } from '../pipeline/door.js';
+import { type KeyTicket, keyDoor } from './key/door.js';
+import { type X402Door, x402Door } from './x402/door.js';
+import { Facilitator } from './x402/facilitator.js';
+import type { Terms } from './x402/terms.js';
+
+/** The payment terms with the receiving address resolved (the signer's when none is configured). */
+export function termsOf(deps: Pick<AppDeps, 'config' | 'signer'>): Terms {
+  const { network, asset, payTo, facilitatorUrl, legacyNetworkNames, testnet } =
+    deps.config.payment;
+  return {
+    network,
+    asset,
+    payTo: payTo ?? deps.signer.address,
+    facilitatorUrl,
+    legacyNetworkNames,
+    testnet,
+  };
+}
+
+/** The service's doors, made once and shared by every adapter that reaches them. */
+export interface Doors {
+  readonly key: Door<KeyTicket>;
+  readonly x402: X402Door;
+  /** The key door as the MCP endpoint reaches it: same meter, answers say `delivered: mcp`. */
+  readonly mcp: Door<KeyTicket>;
+}
+
+/** Build the doors of an app. */
+export function createDoors(deps: AppDeps): Doors {
+  const { facilitatorUrl, facilitatorTimeoutMs } = deps.config.payment;
+  const x402 = x402Door({
+    db: deps.db,
+    facilitator:
+      facilitatorUrl === null
+        ? null
+        : new Facilitator({ url: facilitatorUrl, timeoutMs: facilitatorTimeoutMs }),
+    terms: termsOf(deps),
+    publicBaseUrl: deps.config.publicBaseUrl,
+    clock: deps.clock,
+    callDeadlineMs: deps.config.callDeadlineMs,
+  });
+  const key = keyDoor({
+    db: deps.db,
+    settlements: deps.settlements,
+    plans: tierPlans(deps.config.enterprisePerMinute),
+    paymentRequired: x402.paymentRequired,
+  });
+  return { key, x402, mcp: { ...key, name: 'mcp' } };
+}

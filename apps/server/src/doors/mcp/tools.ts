@@ -1,0 +1,50 @@
+import type { AnyRoute } from '../../registry/types.js';
+import { dollars } from '../x402/terms.js';
+
+/** An MCP tool as `tools/list` publishes it. */
+export interface McpTool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: { readonly type: 'object'; readonly [key: string]: unknown };
+  readonly outputSchema: { readonly type: 'object'; readonly [key: string]: unknown };
+  readonly annotations: {
+    readonly title: string;
+    readonly readOnlyHint: true;
+    readonly destructiveHint: false;
+    readonly idempotentHint: true;
+    readonly openWorldHint: true;
+  };
+}
+
+/**
+ * One tool per paid route, in the registry's order: the route's name, title and
+ * description with its price, its query schema as the input and its answer (receipt
+ * included) as the output. The tools are the routes: a route added to the registry is
+ * a tool with no MCP code changed.
+ */
+export function toolsOf(registry: readonly AnyRoute[]): McpTool[] {
+  return registry.map((route) => ({
+    name: route.name,
+    title: route.title,
+    description: `${route.description} ${priceText(route)} Needs \`Authorization: Bearer <key>\`; metered like ${route.path} over HTTP, with the same signed receipt in the result.`,
+    inputSchema: { ...route.params, type: 'object' },
+    outputSchema: { ...route.response, type: 'object' },
+    annotations: {
+      title: route.title,
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
+  }));
+}
+
+/** The price sentence of a tool: one price, or each tier and what selects it. */
+function priceText(route: AnyRoute): string {
+  const [first, ...more] = route.prices;
+  if (first === undefined) return '';
+  if (more.length === 0) return `Price: ${dollars(first.amount)} per call.`;
+  const tiers = route.prices.map((p) => `${dollars(p.amount)} (${p.tier}: ${p.includes})`);
+  return `Price per call by what the arguments ask for: ${tiers.join('; ')}.`;
+}

@@ -1,0 +1,190 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import express, { type Request, type Response, Router } from 'express';
+import type { AppDeps } from '../app.js';
+import type { Doors } from '../doors/index.js';
+import { type ToolResult, toolError, toolResult } from '../doors/mcp/result.js';
+import { toolsOf } from '../doors/mcp/tools.js';
+import { bearerKey, hashKey } from '../metering/keys.js';
+import { findKeyByHash } from '../metering/store.js';
+import { type Exchange, runPaidCall } from '../pipeline/call.js';
+import type { Reply } from '../pipeline/door.js';
+import { REGISTRY } from '../registry/index.js';
+import type { AnyRoute } from '../registry/types.js';
+import { callDeadline } from '../work/limits.js';
+import { pipelineDeps } from './buy.js';
+
+/** The largest JSON-RPC request read (a tool call's arguments are query-sized). */
+const MAX_MCP_BODY = '4mb';
+
+/**
+ * The JSON-RPC error code of a `tools/call` without a valid key: an application code,
+ * outside the range JSON-RPC and MCP reserve (-32768 to -32000; mcp.md §1).
+ */
+export const MCP_KEY_REQUIRED = -31001;
+
+/**
+ * `POST /mcp`, the MCP door (DESIGN §7; mcp.md): the streamable-HTTP transport of the
+ * MCP SDK, stateless and answering JSON, with a fresh server and transport per request.
+ * `initialize`, `tools/list` and notifications need no key. `tools/call` needs a bearer
+ * key; without a valid one it is answered HTTP 401 with `WWW-Authenticate`, before the
+ * SDK sees it. A call runs through the same pipeline as the HTTP route, through the key
+ * door: same prices, charge rules, ledger rows and limits, same receipt.
+ */
+export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Router {
+  const router = Router();
+  const pipeline = pipelineDeps(deps);
+  const base = deps.config.publicBaseUrl;
+  const mintUrl = `${base}/api/dev/keys`;
+  const tools = toolsOf(registry);
+  const routes = new Map<string, AnyRoute>(registry.map((route) => [route.name, route]));
+
+  router.post('/mcp', express.json({ limit: MAX_MCP_BODY }), async (req, res) => {
+    const message = req.body as { method?: unknown; id?: unknown } | undefined;
+    if (message?.method === 'tools/call') {
+      const refusal = await keyRefusal(deps, req.get('authorization'));
+      if (refusal !== null) {
+        res
+          .status(401)
+          .set(
+            'WWW-Authenticate',
+            `Bearer realm="storefront", error="invalid_token", error_description="${headerSafe(refusal)}"`,
+          )
+          .json({
+            jsonrpc: '2.0',
+            id: isJsonRpcId(message.id) ? message.id : null,
+            error: { code: MCP_KEY_REQUIRED, message: `${refusal}; mint a key at ${mintUrl}` },
+          });
+        return;
+      }
+    }
+
+    const server = new Server(
+      { name: 'storefront', version: deps.version },
+      { capabilities: { tools: {} } },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools] }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const route = routes.get(request.params.name);
+      if (route === undefined) {
+        return toolError(
+          `Unknown tool \`${request.params.name}\`; tools/list names ${[...routes.keys()].join(', ')}`,
+        ) as CallToolResult;
+      }
+      const result = await callTool(route, request.params.arguments ?? {}, req, res, extra.signal);
+      return result as CallToolResult;
+    });
+
+    // Clients must accept both JSON and SSE; some send one of the two (mcp.md §6).
+    req.headers.accept = 'application/json, text/event-stream';
+    // Stateless: no session id is ever issued (the SDK's option is typed without `undefined`).
+    const transport = new StreamableHTTPServerTransport({
+      enableJsonResponse: true,
+    } as ConstructorParameters<typeof StreamableHTTPServerTransport>[0]);
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+
+  /** One tool call through the pipeline, answered as a tool result. */
+  const callTool = async (
+    route: AnyRoute,
+    args: Record<string, unknown>,
+    req: Request,
+    res: Response,
+    cancelled: AbortSignal,
+  ): Promise<ToolResult> => {
+    // The call's budget counts from its arrival.
+    const deadline = callDeadline(deps.config.callDeadlineMs);
+    const requestId = (res.locals.requestId as string | undefined) ?? null;
+    const left = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) left.abort();
+    };
+    res.once('close', onClose);
+    let answer: (reply: Reply) => void = () => {};
+    const answered = new Promise<Reply>((resolve) => {
+      answer = resolve;
+    });
+    const exchange: Exchange = {
+      left: AbortSignal.any([left.signal, cancelled]),
+      send(reply) {
+        answer(reply);
+        // The tool result is written with the JSON-RPC answer, once this handler returns.
+        return new Promise<boolean>((resolve) => {
+          if (res.writableFinished) resolve(true);
+          res.once('finish', () => resolve(true));
+          res.once('close', () => resolve(res.writableFinished));
+        });
+      },
+    };
+    const running = runPaidCall(
+      pipeline,
+      doors.mcp,
+      { route, query: queryOf(args), requestId, header: (name) => req.get(name) },
+      exchange,
+      deadline,
+    );
+    try {
+      const reply = await Promise.race([answered, running.then(() => null)]);
+      if (reply === null)
+        return toolError('The call was given up: its caller left. Nothing was charged.');
+      return toolResult(reply, mintUrl);
+    } catch {
+      return toolError(
+        `internal_error: the call failed on our side; nothing was charged. Quote request id ${requestId ?? 'unknown'} to support.`,
+      );
+    } finally {
+      res.off('close', onClose);
+    }
+  };
+
+  return router;
+}
+
+/** Why a `tools/call` cannot go ahead with this `Authorization` header; null when the key is live. */
+async function keyRefusal(
+  deps: AppDeps,
+  authorization: string | undefined,
+): Promise<string | null> {
+  const bearer = bearerKey(authorization);
+  if (bearer.kind === 'missing')
+    return 'tools/call needs an API key as Authorization: Bearer <key>';
+  if (bearer.kind === 'malformed') return 'Expected Authorization: Bearer mk_test_… or mk_live_…';
+  const key = await findKeyByHash(deps.db, hashKey(bearer.key));
+  if (key === null) return 'Unknown API key';
+  if (key.revokedAt !== null) return `API key ending in ${key.tail} was revoked`;
+  return null;
+}
+
+/**
+ * A tool's arguments as the route's query: strings as they are, numbers and booleans
+ * as their text (a client may send `table: 2`), anything else left for the params check
+ * to refuse by name.
+ */
+function queryOf(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).map(([name, value]) =>
+      typeof value === 'number' || typeof value === 'boolean'
+        ? [name, String(value)]
+        : [name, value],
+    ),
+  );
+}
+
+/** `text` as a quoted-string's content: printable ASCII, no quotes or backslashes. */
+function headerSafe(text: string): string {
+  return text.replace(/\u2026/g, '...').replace(/[^\x20-\x7e]|["\\]/g, '');
+}
+
+function isJsonRpcId(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
+}

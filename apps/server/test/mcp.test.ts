@@ -1,0 +1,336 @@
+/**
+ * The MCP door, driven by the MCP SDK's own client over a listening server: tools from
+ * the registry, calls metered through the same pipeline as the HTTP key door, receipts
+ * that verify, and the refusals a client meets.
+ */
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { verifyReceipt } from '@storefront/attest';
+import express from 'express';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createDoors } from '../src/doors/index.js';
+import { MCP_TEXT_MAX_CHARS } from '../src/doors/mcp/result.js';
+import { REGISTRY } from '../src/registry/index.js';
+import { notarizeRoute } from '../src/registry/products/notarize.js';
+import { mcpRoutes } from '../src/routes/mcp.js';
+import { type RunningServer, startServer } from '../src/server.js';
+import {
+  createSchema,
+  DATABASE_URL,
+  dropSchema,
+  tempDir,
+  testApp,
+  uniqueSchema,
+} from './helpers.js';
+import { ADMIN_TOKEN } from './keys.js';
+import { type Site, startSite } from './site.js';
+
+type Body = Record<string, unknown>;
+
+let site: Site;
+let server: RunningServer;
+const schema = uniqueSchema();
+
+beforeAll(async () => {
+  site = await startSite();
+  if (DATABASE_URL !== null) await createSchema(schema);
+  const dataDir = tempDir('storefront-mcp-');
+  server = await startServer(
+    loadConfig(
+      {
+        NODE_ENV: 'test',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        ADMIN_TOKEN,
+        SAFE_FETCH_ALLOW: site.allow,
+        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
+      },
+      dataDir,
+    ),
+    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await site?.close();
+  if (DATABASE_URL !== null) await dropSchema(schema);
+});
+
+/** An SDK client connected to the server's `/mcp`, with `key` as its bearer when given. */
+async function connect(key?: string): Promise<Client> {
+  const client = new Client({ name: 'storefront-tests', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: key === undefined ? {} : { headers: { Authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+async function admin(path: string, body: unknown): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A live key with `credits` credits (prepaid plan). */
+async function liveKey(credits: number): Promise<{ key: string; keyId: string }> {
+  const minted = (await (
+    await fetch(`${server.url}/api/dev/keys?live=true`, { method: 'POST' })
+  ).json()) as {
+    key: string;
+    keyId: string;
+  };
+  if (credits > 0)
+    expect((await admin(`/admin/keys/${minted.keyId}/credits`, { credits })).status).toBe(200);
+  return minted;
+}
+
+async function balanceOf(key: string): Promise<Body> {
+  const res = await fetch(`${server.url}/api/dev/balance`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  return (await res.json()) as Body;
+}
+
+async function pinnedKey(): Promise<string> {
+  const res = await fetch(`${server.url}/.well-known/service-attestation`);
+  return ((await res.json()) as { address: string }).address;
+}
+
+/** Arguments of a call of every tool that succeeds on the fixture site. */
+function toolCalls(): Record<string, Record<string, string>> {
+  return {
+    fetch: { url: site.url('/product'), links: '1' },
+    extract: { url: site.url('/product'), schema: 'name,sku' },
+    markdown: { url: site.url('/wiki') },
+    metadata: { url: site.url('/product') },
+    links: { url: site.url('/product') },
+    robots: { domain: site.url('/product') },
+    diff: { url: site.url('/changing'), prevText: 'Version zero.' },
+    notarize: { content: 'hello over MCP' },
+    headers: { url: site.url('/news') },
+    table: { url: site.url('/wiki') },
+    feed: { url: site.url('/feed.xml') },
+    availability: { url: site.url('/product') },
+    validate: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
+  };
+}
+
+/** Credits of each call in {@link toolCalls}: the catalog price at $0.001 a credit. */
+const CREDITS: Readonly<Record<string, number>> = {
+  fetch: 6, // links=1 selects the plus tier
+  extract: 4,
+  markdown: 5,
+  metadata: 6,
+  links: 5,
+  robots: 5,
+  diff: 6,
+  notarize: 8,
+  headers: 5,
+  table: 6,
+  feed: 5,
+  availability: 5,
+  validate: 5,
+};
+
+describe('the MCP door', () => {
+  it('lists one tool per paid route, in registry order, without a key', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toStrictEqual(REGISTRY.map((route) => route.name));
+    for (const tool of tools) {
+      const route = REGISTRY.find((r) => r.name === tool.name);
+      expect(tool.title).toBe(route?.title);
+      expect(tool.description).toMatch(/\$0\.\d+/);
+      expect(tool.inputSchema).toMatchObject({
+        type: 'object',
+        properties: route?.params.properties,
+      });
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+      expect(tool.annotations).toStrictEqual({
+        title: route?.title,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      });
+    }
+    await client.close();
+  });
+
+  it('calls every tool with a key: the HTTP body in structuredContent, the text block, a receipt that verifies, the catalog price in credits', async () => {
+    const { key } = await liveKey(1000);
+    const client = await connect(key);
+    const pinned = await pinnedKey();
+    const calls = toolCalls();
+    expect(Object.keys(calls).sort()).toStrictEqual(REGISTRY.map((r) => r.name).sort());
+    for (const [name, args] of Object.entries(calls)) {
+      const before = (await balanceOf(key)).credits as number;
+      const result = await client.callTool({ name, arguments: args });
+      expect([name, result.isError ?? false]).toStrictEqual([name, false]);
+      const body = result.structuredContent as Body;
+      expect([name, body.ok]).toStrictEqual([name, true]);
+      expect(result.content).toStrictEqual([{ type: 'text', text: body.text }]);
+      const verification = verifyReceipt(body, pinned);
+      expect([name, verification.problems]).toStrictEqual([name, []]);
+      const after = (await balanceOf(key)).credits as number;
+      expect([name, before - after]).toStrictEqual([name, CREDITS[name]]);
+    }
+    const extract = await client.callTool({ name: 'extract', arguments: calls.extract });
+    expect((extract.structuredContent as Body).delivered).toBe('mcp');
+    await client.close();
+  }, 60_000);
+
+  it('gives the same text and contentHash over HTTP and MCP for the same page', async () => {
+    const { key } = await liveKey(100);
+    const url = site.url('/wiki');
+    const http = await fetch(`${server.url}/buy/markdown?url=${encodeURIComponent(url)}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const overHttp = (await http.json()) as Body;
+    const client = await connect(key);
+    const overMcp = (await client.callTool({ name: 'markdown', arguments: { url } }))
+      .structuredContent as Body;
+    expect(overMcp.text).toBe(overHttp.text);
+    expect((overMcp.attestation as Body).contentHash).toBe(
+      (overHttp.attestation as Body).contentHash,
+    );
+    await client.close();
+  });
+
+  it('answers a tool call without a key with HTTP 401 and WWW-Authenticate, never tools/list', async () => {
+    const client = await connect();
+    await expect(
+      client.callTool({ name: 'notarize', arguments: { content: 'x' } }),
+    ).rejects.toMatchObject({
+      code: 401,
+    });
+    await client.close();
+    const raw = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'notarize', arguments: { content: 'x' } },
+      }),
+    });
+    expect(raw.status).toBe(401);
+    expect(raw.headers.get('www-authenticate')).toMatch(/^Bearer realm="storefront"/);
+    const body = (await raw.json()) as { id: number; error: { code: number; message: string } };
+    expect(body.id).toBe(7);
+    expect(body.error.code).toBeLessThan(-30_000);
+    expect(body.error.code).toBeGreaterThan(-32_000);
+    expect(body.error.message).toContain('/api/dev/keys');
+    const unknown = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer mk_live_nope' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'notarize' },
+      }),
+    });
+    expect(unknown.status).toBe(401);
+  });
+
+  it('answers an exhausted sandbox key with an isError result and charges nothing', async () => {
+    const minted = (await (
+      await fetch(`${server.url}/api/dev/keys`, { method: 'POST' })
+    ).json()) as {
+      key: string;
+      keyId: string;
+    };
+    await server.db.query('UPDATE api_keys SET sandbox_remaining = 0 WHERE key_id = $1', [
+      minted.keyId,
+    ]);
+    const before = await balanceOf(minted.key);
+    const client = await connect(minted.key);
+    const result = await client.callTool({ name: 'notarize', arguments: { content: 'x' } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const text = (result.content as { text: string }[])[0]?.text ?? '';
+    expect(text).toMatch(/^sandbox_exhausted: .*Nothing was charged\. .*\/api\/dev\/keys/);
+    expect(await balanceOf(minted.key)).toStrictEqual(before);
+    await client.close();
+  });
+
+  it('answers bad arguments and an unknown tool with isError results naming what to fix', async () => {
+    const { key } = await liveKey(100);
+    const client = await connect(key);
+    const bad = await client.callTool({ name: 'fetch', arguments: { url: 'ftp://example.com/' } });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as { text: string }[])[0]?.text).toMatch(/^invalid_params: `url`: /);
+    const missing = await client.callTool({ name: 'nope', arguments: {} });
+    expect(missing.isError).toBe(true);
+    expect((await balanceOf(key)).credits).toBe(100);
+    await client.close();
+  });
+
+  it('succeeds exactly N times for 5N concurrent calls on a key funded for N', async () => {
+    const n = 4;
+    const credits = n * 8; // notarize costs $0.008: 8 credits.
+    const { key } = await liveKey(credits);
+    const clients = await Promise.all(Array.from({ length: 5 }, () => connect(key)));
+    const results = await Promise.all(
+      Array.from({ length: 5 * n }, (_, i) =>
+        (clients[i % clients.length] as Client).callTool({
+          name: 'notarize',
+          arguments: { content: `call ${i}` },
+        }),
+      ),
+    );
+    const ok = results.filter((r) => r.isError !== true);
+    expect(ok.length).toBe(n);
+    for (const refused of results.filter((r) => r.isError === true)) {
+      expect((refused.content as { text: string }[])[0]?.text).toMatch(/^insufficient_credits: /);
+    }
+    expect((await balanceOf(key)).credits).toBe(0);
+    for (const client of clients) await client.close();
+  }, 60_000);
+});
+
+describe('tools come from the registry', () => {
+  it('lists and calls a route added to a registry, with no MCP code changed', async () => {
+    const t = await testApp();
+    try {
+      const copy = { ...notarizeRoute, name: 'notarize-copy', path: '/buy/notarize-copy' };
+      const app = express().use(mcpRoutes(t.deps, createDoors(t.deps), [...REGISTRY, copy]));
+      const listed = await request(app)
+        .post('/mcp')
+        .set('accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      expect(listed.status).toBe(200);
+      const names = (listed.body.result.tools as { name: string }[]).map((tool) => tool.name);
+      expect(names).toStrictEqual([...REGISTRY.map((route) => route.name), 'notarize-copy']);
+    } finally {
+      await t.dispose();
+    }
+  });
+
+  it('cuts a long text block with a notice, while structuredContent keeps the whole text', async () => {
+    const { toolResult } = await import('../src/doors/mcp/result.js');
+    const text = 'a'.repeat(MCP_TEXT_MAX_CHARS + 10);
+    const result = toolResult(
+      { status: 200, headers: {}, body: { ok: true, url: 'u', text } },
+      'm',
+    );
+    const block = (result.content[0] as { text: string }).text;
+    expect(block.startsWith('a'.repeat(MCP_TEXT_MAX_CHARS - 1))).toBe(true);
+    expect(block).toContain(`Cut at ${MCP_TEXT_MAX_CHARS} of ${text.length} characters`);
+    expect((result.structuredContent as Body).text).toBe(text);
+  });
+});
