@@ -102,9 +102,13 @@ describe('discovery documents', () => {
     }
   });
 
-  it('/manifest names no door that does not answer: no x402 without a facilitator, no MCP yet', async () => {
+  it('/manifest names no door that does not answer: no x402 without a facilitator', async () => {
     const manifest = await doc('/manifest');
-    expect(Object.keys(manifest.doors as Body)).toStrictEqual(['apiKey']);
+    expect(Object.keys(manifest.doors as Body)).toStrictEqual(['apiKey', 'mcp']);
+    expect((manifest.doors as Record<string, Body>).mcp).toMatchObject({
+      endpoint: `${base}/mcp`,
+      transport: 'streamable-http',
+    });
   });
 
   it('/manifest lists every route with the same prices', async () => {

@@ -194,11 +194,11 @@ function urlOf(running: RunningServer, path: string, query: Record<string, strin
 }
 
 describe('the x402 door on a local chain', () => {
-  it('is named in /manifest with both payment headers once it answers; MCP is not, until it does', async () => {
+  it('is named in /manifest with both payment headers once it answers', async () => {
     const manifest = (await (await fetch(`${server('main').url}/manifest`)).json()) as {
       doors: Record<string, Body>;
     };
-    expect(Object.keys(manifest.doors).sort()).toStrictEqual(['apiKey', 'x402']);
+    expect(Object.keys(manifest.doors).sort()).toStrictEqual(['apiKey', 'mcp', 'x402']);
     expect(manifest.doors.x402).toMatchObject({
       headers: { v1: 'X-PAYMENT', v2: 'PAYMENT-SIGNATURE' },
       facilitator: stack.facilitatorUrl,

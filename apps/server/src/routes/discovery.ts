@@ -161,8 +161,7 @@ export function discovery(deps: AppDeps) {
     version: VERSION_TAG,
     serviceVersion: deps.version,
     baseUrl: base,
-    // Only the doors that answer: x402 once a facilitator settles its payments; the MCP
-    // endpoint once it is served.
+    // Only the doors that answer: x402 once a facilitator settles its payments.
     doors: {
       ...(x402Live(deps)
         ? {
@@ -179,6 +178,12 @@ export function discovery(deps: AppDeps) {
         issue: `${base}/api/dev/keys`,
         balance: `${base}/api/dev/balance`,
         tiers,
+      },
+      mcp: {
+        endpoint: `${base}/mcp`,
+        transport: 'streamable-http',
+        auth: 'Authorization: Bearer <key> on tools/call; initialize and tools/list are free',
+        tools: REGISTRY.map((route) => route.name),
       },
     },
     signer: {
