@@ -17,9 +17,11 @@ import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
 import { buyRoutes } from './routes/buy.js';
 import { devKeyRoutes } from './routes/dev-keys.js';
+import { developerRoutes } from './routes/developers.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { mcpDiscoveryRoutes } from './routes/mcp-discovery.js';
 import { signalRoutes } from './routes/signal.js';
 import type { Compute } from './work/compute.js';
 
@@ -74,11 +76,15 @@ export function createApp(deps: AppDeps): Express {
   // Paid calls first: the hot path matches its route before any other router.
   const doors = createDoors(deps);
   app.use(buyRoutes(deps, doors));
-  app.use(mcpRoutes(deps, doors));
   app.use(healthRoutes(deps));
   app.use(attestationRoutes(deps));
   app.use(signalRoutes(deps));
   app.use(discoveryRoutes(deps));
+  // GET, DELETE and other methods on /mcp, /.well-known/mcp.json, JSON 404s of the OAuth
+  // metadata paths; POST /mcp goes on to the MCP door after them.
+  app.use(mcpDiscoveryRoutes(deps));
+  app.use(mcpRoutes(deps, doors));
+  app.use(developerRoutes(deps));
   app.use(devKeyRoutes(deps));
   app.use(adminRoutes(deps));
 

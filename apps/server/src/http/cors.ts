@@ -22,29 +22,56 @@ export const CORS_EXPOSED_HEADERS = [
   'X-PAYMENT-RESPONSE',
   'PAYMENT-RESPONSE',
   'PAYMENT-REQUIRED',
+  'WWW-Authenticate',
+] as const;
+
+/**
+ * Request headers a browser may send to the MCP endpoint: the key, the JSON-RPC body's
+ * type and the Streamable HTTP transport's own headers.
+ */
+export const MCP_CORS_REQUEST_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'MCP-Protocol-Version',
+  'Mcp-Method',
+  'Mcp-Name',
+  'Mcp-Session-Id',
 ] as const;
 
 /** How long a browser may reuse a preflight answer (s). */
 const PREFLIGHT_MAX_AGE = 600;
 
-/** Exact public paths and the method each answers. */
-const PUBLIC_PATHS: ReadonlyMap<string, string> = new Map([
-  ['/catalog', 'GET'],
-  ['/manifest', 'GET'],
-  ['/openapi.json', 'GET'],
-  ['/x402/discovery', 'GET'],
-  ['/x402/verify', 'POST'],
-  ['/api/dev/balance', 'GET'],
+/** What a preflight of a public path is granted: its methods and request headers. */
+export interface CorsPolicy {
+  readonly methods: string;
+  readonly allowHeaders: readonly string[];
+}
+
+const GET: CorsPolicy = { methods: 'GET', allowHeaders: CORS_REQUEST_HEADERS };
+const POST: CorsPolicy = { methods: 'POST', allowHeaders: CORS_REQUEST_HEADERS };
+/** The MCP endpoint: JSON-RPC over POST, its description over GET. */
+const MCP: CorsPolicy = { methods: 'GET, POST', allowHeaders: MCP_CORS_REQUEST_HEADERS };
+
+/** Exact public paths and what each grants. */
+const PUBLIC_PATHS: ReadonlyMap<string, CorsPolicy> = new Map([
+  ['/catalog', GET],
+  ['/manifest', GET],
+  ['/openapi.json', GET],
+  ['/x402/discovery', GET],
+  ['/x402/verify', POST],
+  ['/api/dev/balance', GET],
+  ['/mcp', MCP],
 ]);
 
 /**
- * The method a public path answers cross-origin, or null for a path that is not public
- * (`/admin/*`, key issuance, the portal, health). Public: every `/buy/*` route, the
- * discovery documents, `/.well-known/*`, `/x402/verify` and the key's balance.
+ * What a public path grants cross-origin, or null for a path that is not public
+ * (`/admin/*`, key issuance, the portal, the developer page, health). Public: every
+ * `/buy/*` route, the discovery documents, `/.well-known/*`, `/x402/verify`, the key's
+ * balance and the MCP endpoint.
  */
-export function corsMethod(path: string): string | null {
+export function corsPolicy(path: string): CorsPolicy | null {
   const lower = path.toLowerCase();
-  if (lower.startsWith('/buy/') || lower.startsWith('/.well-known/')) return 'GET';
+  if (lower.startsWith('/buy/') || lower.startsWith('/.well-known/')) return GET;
   return PUBLIC_PATHS.get(lower.replace(/\/+$/, '')) ?? null;
 }
 
@@ -52,15 +79,15 @@ export function corsMethod(path: string): string | null {
  * CORS for the public routes (docs/decisions.md, "CORS"): any origin, no cookies (the
  * key travels in `Authorization`, which a script sends explicitly), the headers clients
  * read exposed. A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`)
- * is answered 204 here, before any route, so it never reaches a door. Every other
- * request goes on with the headers set, so errors carry them too.
+ * is granted the path's methods and request headers and answered 204 here, before any
+ * route, so it never reaches a door. Every other request goes on with the headers set,
+ * so errors carry them too.
  */
 export function cors(): RequestHandler {
-  const allowHeaders = CORS_REQUEST_HEADERS.join(', ');
   const exposeHeaders = CORS_EXPOSED_HEADERS.join(', ');
   return function corsHeaders(req, res, next) {
-    const method = corsMethod(req.path);
-    if (method === null) return next();
+    const policy = corsPolicy(req.path);
+    if (policy === null) return next();
     res.setHeader('Access-Control-Allow-Origin', '*');
     const preflight =
       req.method === 'OPTIONS' &&
@@ -70,8 +97,8 @@ export function cors(): RequestHandler {
       res.setHeader('Access-Control-Expose-Headers', exposeHeaders);
       return next();
     }
-    res.setHeader('Access-Control-Allow-Methods', method);
-    res.setHeader('Access-Control-Allow-Headers', allowHeaders);
+    res.setHeader('Access-Control-Allow-Methods', policy.methods);
+    res.setHeader('Access-Control-Allow-Headers', policy.allowHeaders.join(', '));
     res.setHeader('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE));
     res.status(204).end();
   };

@@ -10,6 +10,7 @@ import type { AppDeps } from '../app.js';
 import type { Doors } from '../doors/index.js';
 import { type ToolResult, toolError, toolResult } from '../doors/mcp/result.js';
 import { toolsOf } from '../doors/mcp/tools.js';
+import { MCP_SERVER } from '../mcp-identity.js';
 import { bearerKey, hashKey } from '../metering/keys.js';
 import { findKeyByHash } from '../metering/store.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
@@ -65,7 +66,7 @@ export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Rou
     }
 
     const server = new Server(
-      { name: 'storefront', version: deps.version },
+      { name: MCP_SERVER.name, title: MCP_SERVER.title, version: deps.version },
       { capabilities: { tools: {} } },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools] }));
