@@ -304,7 +304,7 @@ describe('the MCP door', () => {
 });
 
 describe('tools come from the registry', () => {
-  it('lists and calls a route added to a registry, with no MCP code changed', async () => {
+  it('lists a route added to a registry as a tool, with no MCP code changed', async () => {
     const t = await testApp();
     try {
       const copy = { ...notarizeRoute, name: 'notarize-copy', path: '/buy/notarize-copy' };
