@@ -34,17 +34,25 @@ import { type Site, startSite } from './site.js';
 type Body = Record<string, unknown>;
 
 /** A facilitator in front of the real one that can be made to fail. */
-type FaultMode = 'pass' | 'drop' | 'hang' | 'garbage' | 'settle-refused' | 'settle-hangs';
+type FaultMode =
+  | 'pass'
+  | 'drop'
+  | 'hang'
+  | 'garbage'
+  | 'settle-refused'
+  | 'settle-hangs'
+  | 'slow-verify';
 
 let stack: PaymentStack;
 let site: Site;
 let proxy: { url: string; mode: FaultMode; close(): Promise<void> };
 const schema = uniqueSchema();
-const servers: Record<'main' | 'second' | 'legacy' | 'faulty', RunningServer | null> = {
+const servers: Record<'main' | 'second' | 'legacy' | 'faulty' | 'tight', RunningServer | null> = {
   main: null,
   second: null,
   legacy: null,
   faulty: null,
+  tight: null,
 };
 
 function server(name: keyof typeof servers): RunningServer {
@@ -471,7 +479,32 @@ describe('the x402 door when the facilitator fails', () => {
     },
     60_000,
   );
+
+  it("gives the work its whole budget after a slow verification: the facilitator's time is not the work's", async () => {
+    // A 1.5 s budget, and a verification that takes longer than that.
+    servers.tight = await serve(proxy.url, {
+      CALL_DEADLINE_MS: '1500',
+      FACILITATOR_TIMEOUT_MS: '10000',
+    });
+    const tight = server('tight');
+    const url = urlOf(tight, '/buy/fetch', { url: site.url('/moved') });
+    const payment = await signedPayment(url);
+    const before = await balances();
+    proxy.mode = 'slow-verify';
+    try {
+      const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+      const body = (await res.json()) as Body;
+      expect([res.status, body.ok]).toStrictEqual([200, true]);
+    } finally {
+      proxy.mode = 'pass';
+    }
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(3000n);
+  }, 60_000);
 });
+
+/** How long the proxy holds a verification in `slow-verify` mode (ms). */
+const SLOW_VERIFY_MS = 2000;
 
 /**
  * A facilitator proxy on 127.0.0.1 that forwards to `target` unless told to fail:
@@ -486,6 +519,9 @@ async function faultyFacilitator(target: string) {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const settling = (req.url ?? '').endsWith('/settle');
     const mode = state.mode;
+    if (mode === 'slow-verify' && !settling) {
+      await new Promise((resolve) => setTimeout(resolve, SLOW_VERIFY_MS));
+    }
     if (mode === 'drop') {
       req.socket.destroy();
       return;

@@ -3,7 +3,7 @@ import type { Fetcher } from '@storefront/safe-fetch';
 import type { AnyRoute } from '../registry/types.js';
 import type { Compute } from '../work/compute.js';
 import { withinDeadline } from '../work/deadline.js';
-import { type CallDeadline, ComputeCancelledError } from '../work/limits.js';
+import { ComputeCancelledError, callDeadline } from '../work/limits.js';
 import { chargeFor } from './charge.js';
 import type { Door, Ending, PaidCall, Reply } from './door.js';
 import type { WorkOutcome } from './outcome.js';
@@ -42,7 +42,7 @@ export interface CallRequest {
 
 /**
  * One paid call, door-neutral, as a straight line (DESIGN §1): the params (400 before
- * any payment is asked or taken, on every door) → the door admits or refuses → the work (fetch, product, shape) within the call's `deadline` → the receipt
+ * any payment is asked or taken, on every door) → the door admits or refuses → the work (fetch, product, shape) within `budgetMs` from admission → the receipt
  * → the charge by the route's rule → the door settles → the answer. Whatever happens
  * after admission, the door settles the call exactly once; nothing is charged without
  * a delivered result.
@@ -52,7 +52,7 @@ export async function runPaidCall<T>(
   door: Door<T>,
   request: CallRequest,
   exchange: Exchange,
-  deadline: CallDeadline,
+  budgetMs: number,
 ): Promise<void> {
   const { route, requestId } = request;
   const read = readParams(route, request.query);
@@ -76,6 +76,9 @@ export async function runPaidCall<T>(
     return;
   }
   const { ticket, headers } = admission;
+  // The work's budget counts from admission: the key door's admission is one statement,
+  // and an x402 verification round trip is the facilitator's time, not the work's.
+  const deadline = callDeadline(budgetMs);
 
   let outcome: WorkOutcome;
   try {

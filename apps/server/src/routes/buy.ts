@@ -10,7 +10,6 @@ import {
 } from '../pipeline/call.js';
 import type { Reply } from '../pipeline/door.js';
 import { REGISTRY } from '../registry/index.js';
-import { callDeadline } from '../work/limits.js';
 
 /** What the pipeline needs, from the app's dependencies. */
 export function pipelineDeps(deps: AppDeps): PipelineDeps {
@@ -40,8 +39,6 @@ export function buyRoutes(deps: AppDeps, doors: Doors): Router {
   router.get('/buy/:product', async (req: Request, res: Response, next: NextFunction) => {
     const route = routes.get(String(req.params.product).toLowerCase());
     if (route === undefined) return next();
-    // The call's budget counts from here, its arrival.
-    const deadline = callDeadline(deps.config.callDeadlineMs);
     const request: CallRequest = {
       route,
       query: req.query as Record<string, unknown>,
@@ -52,9 +49,9 @@ export function buyRoutes(deps: AppDeps, doors: Doors): Router {
     // a payment goes to the key door; neither is answered with the terms, by the x402 door.
     const paid = PAYMENT_HEADERS.some((name) => req.get(name) !== undefined);
     if (paid || req.get('authorization') === undefined) {
-      await runPaidCall(pipeline, x402, request, exchangeOf(res), deadline);
+      await runPaidCall(pipeline, x402, request, exchangeOf(res), deps.config.callDeadlineMs);
     } else {
-      await runPaidCall(pipeline, keys, request, exchangeOf(res), deadline);
+      await runPaidCall(pipeline, keys, request, exchangeOf(res), deps.config.callDeadlineMs);
     }
   });
   return router;

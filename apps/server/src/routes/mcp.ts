@@ -17,7 +17,6 @@ import { type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { Reply } from '../pipeline/door.js';
 import { REGISTRY } from '../registry/index.js';
 import type { AnyRoute } from '../registry/types.js';
-import { callDeadline } from '../work/limits.js';
 import { pipelineDeps } from './buy.js';
 
 /** The largest JSON-RPC request read (a tool call's arguments are query-sized). */
@@ -103,8 +102,6 @@ export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Rou
     res: Response,
     cancelled: AbortSignal,
   ): Promise<ToolResult> => {
-    // The call's budget counts from its arrival.
-    const deadline = callDeadline(deps.config.callDeadlineMs);
     const requestId = (res.locals.requestId as string | undefined) ?? null;
     const left = new AbortController();
     const onClose = () => {
@@ -132,7 +129,7 @@ export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Rou
       doors.mcp,
       { route, query: queryOf(args), requestId, header: (name) => req.get(name) },
       exchange,
-      deadline,
+      deps.config.callDeadlineMs,
     );
     try {
       const reply = await Promise.race([answered, running.then(() => null)]);
