@@ -1,3 +1,4 @@
+import { extractionBenchmark } from './extraction.bench.js';
 import { htmlBenchmark } from './html.bench.js';
 import { robotsBenchmark } from './robots.bench.js';
 import { serviceBenchmark } from './service.bench.js';
@@ -8,12 +9,16 @@ import { x402Benchmark } from './x402.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, service, x402); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, service, x402, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
- * late, as a remote site would.
+ * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
+ * scores main-content extraction on a directory of public evaluation pages (never run
+ * without `--only`: the pages live outside the repository).
  */
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2).filter((a) => a !== '--');
+const args = new Set(argv);
+const positional = argv.filter((a) => !a.startsWith('--'));
 const quick = args.has('--quick');
 const time = quick ? 500 : 3000;
 const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -77,4 +82,13 @@ if (only === undefined || only === 'x402') {
   // Informative: an x402-paid call next to a key-door call on the same route (no target).
   // Starts the development payment stack; PostgreSQL in DATABASE_URL if set, else PGlite.
   await x402Benchmark({ quick });
+}
+
+if (only === 'extraction') {
+  // Informative for now: issue 17's targets are judged on two public sets.
+  await extractionBenchmark({
+    dir: positional[0],
+    format: [...args].find((a) => a.startsWith('--format='))?.slice('--format='.length),
+    quick,
+  });
 }
