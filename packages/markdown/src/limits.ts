@@ -1,7 +1,9 @@
 /**
  * The most UTF-8 bytes of markdown a result carries (200 KiB, the spec's markdown output
- * cap). Longer markdown ends after the last whole block that fits (a paragraph, heading,
- * rule, code block or table row; containers are simply left) and `truncated` is set.
+ * cap). Longer markdown keeps as much as fits: the block that reaches the cap is cut
+ * inside (a paragraph at a space, a code block after its last whole line, its fence
+ * closed), a heading, rule or table row that does not fit is left out, open containers
+ * are simply left, and `truncated` is set.
  */
 export const MARKDOWN_MAX_BYTES = 200 * 1024;
 

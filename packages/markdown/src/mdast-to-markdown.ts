@@ -46,11 +46,11 @@ export interface Serialized {
  *
  * Output is written leaf block by leaf block (a paragraph, heading, rule, table row or
  * code block), each line prefixed by its containers (`> `, list markers and indents).
- * With `maxBytes`, writing stops before the first leaf that would not fit in that many
- * UTF-8 bytes, so the markdown ends after a whole block and every container is simply
- * left. Only when the very first leaf is too long (a page that is one run of text or
- * one code block) is it cut inside: a paragraph at a space, a code block after a whole
- * line with its fence closed.
+ * With `maxBytes`, the first leaf that would not fit in that many UTF-8 bytes is cut
+ * inside and writing stops: a paragraph at a space, a code block after its last whole
+ * line that fits, with its fence closed, so the markdown stays valid and keeps as much
+ * as fits. Other leaves (a heading, a rule, a table row) are left out whole, and every
+ * open container is simply left.
  * Recursion follows the tree, whose list and blockquote nesting the builder caps.
  */
 export function mdastToMarkdown(root: Root, maxBytes = Number.POSITIVE_INFINITY): Serialized {
@@ -108,8 +108,8 @@ class Writer {
   private block(node: RootContent, alternate: boolean): void {
     switch (node.type) {
       case 'paragraph':
-        // Only the first block is ever cut inside: else the markdown would be empty.
-        if (!this.leaf(paragraph(node), node) && this.out === '') this.partialParagraph(node);
+        // The block that does not fit is cut inside, so the cap keeps as much as fits.
+        if (!this.leaf(paragraph(node), node)) this.partialParagraph(node);
         return;
       case 'heading':
         this.leaf(heading(node), node);
@@ -183,8 +183,8 @@ class Writer {
   private code(node: Code): void {
     const fence = codeFence(node.value);
     const open = `${fence}${node.lang ?? ''}\n`;
-    if (this.leaf(`${open}${node.value}\n${fence}`, node) || this.out !== '') return;
-    // The first block, too long whole: keep the lines that fit, then close the fence.
+    if (this.leaf(`${open}${node.value}\n${fence}`, node) || !this.full) return;
+    // Too long whole: keep the whole lines that fit, then close the fence.
     this.full = false;
     const lines = node.value.split('\n');
     let low = 0;
@@ -202,7 +202,7 @@ class Writer {
   }
 
   /**
-   * A first paragraph too long to fit whole (a page that is one run of text): keep its
+   * A paragraph too long to fit whole in what is left of the budget: keep its
    * longest prefix that fits, cut between inline nodes or, inside a text, at a space.
    * Found by bisection, so it costs a few serializations of at most the budget.
    */
