@@ -28,6 +28,8 @@ interface EvalPage {
   readonly name: string;
   readonly url: string;
   readonly bytes: Uint8Array;
+  /** The `Content-Type` the page is served with. */
+  readonly contentType: string;
   readonly html: string;
   /** Shingles of the gold text (readability layout). */
   readonly gold?: ReadonlySet<string>;
@@ -47,6 +49,11 @@ interface Extractor {
 }
 
 const CONTENT_TYPE = 'text/html';
+/**
+ * Readability's test pages are stored as UTF-8 text whatever their `<meta charset>` says
+ * (its own test runner reads them as UTF-8), so they are served as UTF-8.
+ */
+const UTF8_CONTENT_TYPE = 'text/html; charset=utf-8';
 const FETCHED_AT = '2026-01-01T00:00:00.000Z';
 /** The base URL Readability's own tests give their pages. */
 const READABILITY_TEST_URL = 'http://fakehost/test/page.html';
@@ -201,8 +208,8 @@ function freshDocument(page: EvalPage): FetchedDocument {
     requestedUrl: page.url,
     url: page.url,
     status: 200,
-    headers: { 'content-type': CONTENT_TYPE },
-    contentType: CONTENT_TYPE,
+    headers: { 'content-type': page.contentType },
+    contentType: page.contentType,
     bytes: page.bytes,
     truncated: false,
     redirects: [],
@@ -277,9 +284,9 @@ function subdirsWith(dir: string, file: string): string[] {
     .sort();
 }
 
-/** Decode as our products do from a bare `text/html` (BOM, then meta, then sniffing). */
-function decoded(bytes: Uint8Array): string {
-  return decodeBytes(bytes, { contentType: CONTENT_TYPE }).text;
+/** Decode as our products do from the given `Content-Type` (charset, BOM, meta, sniffing). */
+function decoded(bytes: Uint8Array, contentType: string): string {
+  return decodeBytes(bytes, { contentType }).text;
 }
 
 /** Readability's test pages: `<name>/source.html`, gold = text of `<name>/expected.html`. */
@@ -291,7 +298,8 @@ function loadReadabilitySet(root: string): EvalPage[] {
       name,
       url: READABILITY_TEST_URL,
       bytes,
-      html: decoded(bytes),
+      contentType: UTF8_CONTENT_TYPE,
+      html: decoded(bytes, UTF8_CONTENT_TYPE),
       gold: shingles(htmlToText(expected)),
     };
   });
@@ -317,7 +325,8 @@ function loadTrafilaturaSet(root: string): EvalPage[] {
       name: entry.file,
       url,
       bytes,
-      html: decoded(bytes),
+      contentType: CONTENT_TYPE,
+      html: decoded(bytes, CONTENT_TYPE),
       must: entry.with ?? [],
       mustNot: entry.without ?? [],
     });

@@ -87,14 +87,15 @@ export function snippetScore(
 }
 
 /**
- * Markdown as plain text for scoring: images become their alt text, links their text,
+ * Markdown as plain text for scoring, as the DOM's `textContent` reads the same HTML:
+ * images are dropped (an alt text is not text on the page), links become their text,
  * emphasis and strike markers and backslash escapes are dropped. `_` is a word
  * character for the tokenizer, so underscore emphasis must go; `*`, `#`, `>` and `|`
  * are not word characters and need no stripping.
  */
 export function markdownToText(markdown: string): string {
   return markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
     .replace(/^\s*\[[^\]]+\]:\s+\S+.*$/gm, '')

@@ -7,7 +7,7 @@ import {
   type ProductResult,
   StorefrontError,
 } from '@storefront/core';
-import { contentRoot, loadHtml, readableText } from '@storefront/html';
+import { contentText, loadHtml } from '@storefront/html';
 import { toMarkdown } from '@storefront/markdown';
 import { parseExtractSchema } from './parse-schema.js';
 import { resolveFields } from './resolve-fields.js';
@@ -61,7 +61,7 @@ export function extract(
     truncated ||= markdown.data.truncated;
   } else {
     // Text decoded from malformed UTF-16 can hold lone surrogates; canonical JSON refuses them.
-    pageText = readableText(contentRoot(page)).toWellFormed();
+    pageText = contentText(page).toWellFormed();
   }
   const { record, coerced } = resolveFields(page, fields);
   const data: ExtractData = {

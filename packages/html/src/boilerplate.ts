@@ -1,5 +1,5 @@
-import { getAttr, isElement, walk } from './dom.js';
-import type { HtmlElement, HtmlNode, HtmlPage } from './types.js';
+import { getAttr } from './dom.js';
+import type { HtmlElement } from './types.js';
 
 /** Elements that never carry readable content: code, embedded objects, form controls, metadata. */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
@@ -197,16 +197,31 @@ function hasChromeToken(value: string | null): boolean {
   return verdict;
 }
 
-function chromeTokenIn(value: string): boolean {
+/**
+ * The tokens of a class or id value: split on whitespace, a BEM modifier (`block--state`)
+ * dropped, camelCase split (`cookieBanner` -> cookie, banner), lower-cased, split on
+ * anything but letters and digits.
+ */
+export function splitTokens(value: string): string[] {
+  const out: string[] = [];
   for (const name of value.split(/[\t\n\f\r ]+/)) {
     // BEM modifiers (`block--withSidebar`) describe a state, not what the element is.
     const block = name.split('--')[0]!;
-    // Split camelCase too: `cookieBanner` -> cookie, banner.
-    const tokens = block
+    for (const token of block
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .toLowerCase()
-      .split(/[^a-z0-9]+/);
-    for (const token of tokens) if (token !== '' && CHROME_TOKENS.has(token)) return true;
+      .split(/[^a-z0-9]+/)) {
+      if (token !== '') out.push(token);
+    }
+  }
+  return out;
+}
+
+/** True when a class or id value holds a {@link CHROME_TOKENS} token (or a joined pair). */
+export function chromeTokenIn(value: string): boolean {
+  for (const name of value.split(/[\t\n\f\r ]+/)) {
+    const tokens = splitTokens(name);
+    for (const token of tokens) if (CHROME_TOKENS.has(token)) return true;
     // `sr-only`, `visually-hidden`, `skip-link`: joined pairs.
     for (let i = 0; i + 1 < tokens.length; i++) {
       if (CHROME_TOKENS.has(tokens[i]! + tokens[i + 1]!)) return true;
@@ -240,36 +255,4 @@ function insideSection(element: HtmlElement): boolean {
   // Every ancestor climbed past has the same answer as the point where the climb stopped.
   for (const ancestor of path) (ancestor as Marked)[IN_SECTION] = answer;
   return answer;
-}
-
-/**
- * The element that holds the page's own content: the first `<main>` (or `role="main"`)
- * that is not itself boilerplate, else the only `<article>` when there is exactly one,
- * else `<body>`. Pages with several articles (a forum thread, a listing) keep the body.
- */
-export function contentRoot(page: HtmlPage): HtmlNode {
-  const body = page.body ?? page.html ?? page.document;
-  let main: HtmlElement | null = null;
-  const articles: HtmlElement[] = [];
-  walk(body, {
-    enter(node) {
-      if (!isElement(node) || node === body) return;
-      if (NON_CONTENT_TAGS.has(node.tagName)) return 'skip';
-      if (main === null && (node.tagName === 'main' || getAttr(node, 'role') === 'main')) {
-        if (!isBoilerplateIgnoringRole(node)) main = node;
-        return 'skip';
-      }
-      if (node.tagName === 'article') {
-        articles.push(node);
-        return 'skip';
-      }
-    },
-  });
-  if (main !== null) return main;
-  if (articles.length === 1) return articles[0]!;
-  return body;
-}
-
-function isBoilerplateIgnoringRole(element: HtmlElement): boolean {
-  return getAttr(element, 'hidden') !== null || getAttr(element, 'aria-hidden') === 'true';
 }

@@ -1,9 +1,9 @@
 export { bodyKind } from './body-kind.js';
+export { type ContentSelection, contentRoot, contentText, selectContent } from './content.js';
 export {
   CHROME_ROLES,
   CHROME_TAGS,
   CHROME_TOKENS,
-  contentRoot,
   isBoilerplate,
   NON_CONTENT_TAGS,
 } from './boilerplate.js';

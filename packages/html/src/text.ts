@@ -1,6 +1,6 @@
 import { isBoilerplate } from './boilerplate.js';
 import { isElement, isText, walk } from './dom.js';
-import type { HtmlNode } from './types.js';
+import type { HtmlElement, HtmlNode } from './types.js';
 
 /** Elements that start and end a block of text. */
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
@@ -69,8 +69,10 @@ const CELL_TAGS: ReadonlySet<string> = new Set(['td', 'th']);
 
 /** Options of {@link readableText}. */
 export interface ReadableTextOptions {
-  /** Leave boilerplate out (default true). */
+  /** Leave boilerplate out (default true): {@link isBoilerplate}, unless `leaves` is given. */
   readonly filter?: boolean;
+  /** Which elements below `root` to leave out, subtree and all (a content selection's). */
+  readonly leaves?: (element: HtmlElement) => boolean;
 }
 
 /**
@@ -83,7 +85,8 @@ export interface ReadableTextOptions {
  *   readableText(contentRoot(page)) // 'Title\n\nFirst paragraph.\n\n- item' ...
  */
 export function readableText(root: HtmlNode, options: ReadableTextOptions = {}): string {
-  const filter = options.filter ?? true;
+  const leaves =
+    options.leaves ?? ((options.filter ?? true) ? isBoilerplate : (_: HtmlElement) => false);
   const out: string[] = [];
   // The inline text of the current block, and whether the last block was a line item.
   let line = '';
@@ -108,7 +111,7 @@ export function readableText(root: HtmlNode, options: ReadableTextOptions = {}):
         return;
       }
       if (!isElement(node)) return 'skip';
-      if (filter && node !== root && isBoilerplate(node)) return 'skip';
+      if (node !== root && leaves(node)) return 'skip';
       const tag = node.tagName;
       if (tag === 'br') {
         line += '\u2028';

@@ -1,12 +1,11 @@
 import {
   BLOCK_TAGS,
-  contentRoot,
   getAttr,
   type HtmlElement,
   type HtmlNode,
   type HtmlPage,
-  isBoilerplate,
   resolveUrl,
+  selectContent,
   textContent,
 } from '@storefront/html';
 import type {
@@ -115,7 +114,7 @@ export interface BuildOptions {
 
 /**
  * Build the mdast of a page's content in one iterative pass over the parse5 tree: start
- * at `contentRoot(page)`, leave out every element `isBoilerplate` flags, collapse
+ * at the root of `selectContent(page)`, leave out every element it leaves out, collapse
  * whitespace as a browser renders it, resolve link and image URLs against the page's
  * base URL, and map each element to its GitHub-flavoured markdown node.
  *
@@ -128,8 +127,9 @@ export function toMdast(
   { stopAfter = Number.POSITIVE_INFINITY }: BuildOptions = {},
 ): Root {
   if (page.kind === 'text') return textToMdast(page);
-  const builder = new Builder(page.baseUrl, stopAfter);
-  builder.run(contentRoot(page));
+  const { root, leaves } = selectContent(page);
+  const builder = new Builder(page.baseUrl, stopAfter, leaves);
+  builder.run(root);
   return builder.root;
 }
 
@@ -194,9 +194,12 @@ class Builder {
   private readonly stopAfter: number;
   private stopped = false;
 
-  constructor(base: string, stopAfter: number) {
+  private readonly leaves: (element: HtmlElement) => boolean;
+
+  constructor(base: string, stopAfter: number, leaves: (element: HtmlElement) => boolean) {
     this.base = base;
     this.stopAfter = stopAfter;
+    this.leaves = leaves;
     this.containers.push({ kind: ROOT, node: this.root, parent: null, implicit: false });
   }
 
@@ -207,8 +210,6 @@ class Builder {
     const indexes: number[] = [0];
     const actions: number[] = [NONE];
     const data: unknown[] = [null];
-    const sections: boolean[] = [false];
-    this.sections = startsInSection(root) ? 1 : 0;
     while (elements.length > 0 && !this.stopped) {
       const top = elements.length - 1;
       const parent = elements[top] as HtmlElement;
@@ -216,7 +217,6 @@ class Builder {
       const index = indexes[top]!;
       if (index >= children.length) {
         this.leave(actions[top]!, data[top]);
-        if (sections.pop()) this.sections--;
         elements.pop();
         indexes.pop();
         actions.pop();
@@ -237,20 +237,15 @@ class Builder {
         this.leave(action, this.enterData);
         continue;
       }
-      const section = isSectioning(child);
-      if (section) this.sections++;
       elements.push(child);
       indexes.push(0);
       actions.push(action);
       data.push(this.enterData);
-      sections.push(section);
     }
     this.closePhrasing();
   }
 
   private enterData: unknown = null;
-  /** Open sectioning elements (article, main, section, role=main), the root's ancestors included. */
-  private sections = 0;
 
   private enter(element: HtmlElement): number {
     const tag = element.tagName;
@@ -258,7 +253,7 @@ class Builder {
       this.checkbox(element);
       return SKIP;
     }
-    if (boilerplate(element, this.sections > 0)) return SKIP;
+    if (this.leaves(element)) return SKIP;
     switch (tag) {
       case 'br':
         this.lineBreak();
@@ -541,7 +536,7 @@ class Builder {
   }
 
   private inlineCode(element: HtmlElement): void {
-    const raw = collectText(element, ' ', this.sections > 0).replace(HTML_WHITESPACE, ' ');
+    const raw = collectText(element, ' ', this.leaves).replace(HTML_WHITESPACE, ' ');
     const value = raw.trim();
     if (value === '') {
       if (raw !== '') this.space = true;
@@ -602,7 +597,7 @@ class Builder {
 
   private codeBlock(element: HtmlElement): void {
     this.closePhrasing();
-    const value = collectText(element, '\n', this.sections > 0)
+    const value = collectText(element, '\n', this.leaves)
       .replace(/\0/g, '\uFFFD')
       .replace(/^\n+|\s+$/g, '');
     if (value === '') return;
@@ -952,18 +947,16 @@ function containsTable(table: HtmlElement): boolean {
  * as `lineBreak`. Iterative, as the subtree can be deep; `inSection` tells whether the
  * element sits in a sectioning element.
  */
-function collectText(element: HtmlElement, lineBreak: string, inSection: boolean): string {
+function collectText(
+  element: HtmlElement,
+  lineBreak: string,
+  leaves: (element: HtmlElement) => boolean,
+): string {
   let out = '';
-  // Nodes to visit, each with whether it sits in a sectioning element.
   const stack: HtmlNode[] = [];
-  const sectioned: boolean[] = [];
-  for (let i = element.childNodes.length - 1; i >= 0; i--) {
-    stack.push(element.childNodes[i]!);
-    sectioned.push(inSection || isSectioning(element));
-  }
+  for (let i = element.childNodes.length - 1; i >= 0; i--) stack.push(element.childNodes[i]!);
   while (stack.length > 0) {
     const node = stack.pop()!;
-    const inside = sectioned.pop()!;
     if (node.nodeName === '#text') {
       out += (node as { value: string }).value;
       continue;
@@ -973,45 +966,10 @@ function collectText(element: HtmlElement, lineBreak: string, inSection: boolean
       out += lineBreak;
       continue;
     }
-    if (boilerplate(node, inside)) continue;
+    if (leaves(node)) continue;
     const children = node.childNodes;
-    const childInside = inside || isSectioning(node);
-    for (let i = children.length - 1; i >= 0; i--) {
-      stack.push(children[i]!);
-      sectioned.push(childInside);
-    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return out;
 }
 
-const SECTIONING: ReadonlySet<string> = new Set(['article', 'main', 'section']);
-
-/** An element that makes the `<header>`/`<footer>` inside it its own, as the shared filter says. */
-function isSectioning(node: HtmlNode): boolean {
-  return 'tagName' in node && (SECTIONING.has(node.tagName) || getAttr(node, 'role') === 'main');
-}
-
-/** Whether `root` or one of its ancestors is sectioning (one climb per page). */
-function startsInSection(root: HtmlNode): boolean {
-  let node: HtmlNode | null = root;
-  while (node !== null && 'tagName' in node) {
-    if (isSectioning(node)) return true;
-    node = node.parentNode;
-  }
-  return false;
-}
-
-/** A stand-in parent that carries only "inside a sectioning element". */
-const SECTION_PARENT = { nodeName: 'section', tagName: 'section', attrs: [], parentNode: null };
-
-/**
- * `isBoilerplate(element)`, without its climb to the root for `<header>`/`<footer>`:
- * that climb costs the nesting depth for each such element (quadratic on thousands of
- * nested headers), and the walk already knows whether a sectioning element is open.
- * The element is shown to the filter with a stand-in parent that answers the same.
- */
-function boilerplate(element: HtmlElement, inSection: boolean): boolean {
-  if (element.tagName !== 'header' && element.tagName !== 'footer') return isBoilerplate(element);
-  const parentNode = (inSection ? SECTION_PARENT : null) as HtmlElement['parentNode'];
-  return isBoilerplate({ ...element, parentNode });
-}

@@ -10,14 +10,14 @@ import {
 import { resolveFields } from '@storefront/extract';
 import {
   collapseWhitespace,
-  contentRoot,
+  contentText,
   countWords,
   findAll,
   type HtmlElement,
   type HtmlPage,
-  isBoilerplate,
   loadHtml,
   readableText,
+  selectContent,
   textContent,
 } from '@storefront/html';
 import { extractLinks } from '@storefront/links';
@@ -84,7 +84,7 @@ export function extractText(
     words = markdown.data.wordCount;
     truncated ||= markdown.data.truncated;
   } else {
-    content = page.kind === 'text' ? plainText(page) : readableText(contentRoot(page));
+    content = page.kind === 'text' ? plainText(page) : contentText(page);
   }
 
   const data: {
@@ -127,8 +127,9 @@ function describe(page: HtmlPage, content: string): string {
   // else the first block of the text, cut at a word boundary.
   let first = '';
   if (page.kind === 'html') {
-    for (const paragraph of findAll(contentRoot(page), 'p')) {
-      if (isBoilerplateInside(paragraph)) continue;
+    const { root, leaves } = selectContent(page);
+    for (const paragraph of findAll(root, 'p')) {
+      if (isLeftOut(paragraph, root, leaves)) continue;
       const text = collapseWhitespace(textContent(paragraph));
       if (countWords(text) > 0) {
         first = text;
@@ -140,9 +141,13 @@ function describe(page: HtmlPage, content: string): string {
   return clip(first.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX_CHARS);
 }
 
-function isBoilerplateInside(element: HtmlElement): boolean {
-  for (let node: HtmlElement | null = element; node !== null; ) {
-    if (isBoilerplate(node)) return true;
+function isLeftOut(
+  element: HtmlElement,
+  root: unknown,
+  leaves: (element: HtmlElement) => boolean,
+): boolean {
+  for (let node: HtmlElement | null = element; node !== null && node !== root; ) {
+    if (leaves(node)) return true;
     const parent: HtmlElement['parentNode'] = node.parentNode;
     node = parent !== null && 'tagName' in parent ? parent : null;
   }
