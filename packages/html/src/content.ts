@@ -21,7 +21,7 @@ export interface ContentSelection {
   /** True for an element below {@link root} that the content leaves out, subtree and all. */
   readonly leaves: (element: HtmlElement) => boolean;
   /** How the root was found: scored, or a fallback for a page whose scored content was empty. */
-  readonly method: 'scored' | 'body' | 'whole-body';
+  readonly method: 'scored' | 'landmark' | 'body' | 'whole-body';
 }
 
 /**
@@ -89,6 +89,10 @@ interface Stats {
   embeds: number;
   /** Characters of text inside headings. */
   headings: number;
+  /** Table rows below, whether a caption, `th` or `thead` is, and the widest row's cells. */
+  rows: number;
+  headers: boolean;
+  cells: number;
   /** Whether a block element sits below this one. */
   hasBlock: boolean;
   /** Content score; NaN until the element is a candidate. */
@@ -200,6 +204,8 @@ const COMMENT_TOKENS: ReadonlySet<string> = new Set(['comment', 'comments', 'dis
 const BYLINE_TOKENS: ReadonlySet<string> = new Set(['byline', 'author', 'dateline']);
 
 const MIN_UNIT = 25;
+/** Content shorter than this (characters) is retried with lighter cleaning and wider roots. */
+const MIN_CONTENT = 500;
 /** Text that overrules a chrome class/id token: this many characters of prose... */
 const STRONG_TEXT = 400;
 /** ...at most this link density. */
@@ -213,25 +219,56 @@ function select(page: HtmlPage): ContentSelection {
   const dropped = new Set<HtmlElement>();
   const stats = new Map<HtmlElement, Stats>();
   const candidates: Stats[] = [];
-  measure(body, stats, dropped, candidates);
+  const landmarks: Stats[] = [];
+  measure(body, stats, dropped, candidates, landmarks);
 
+  // Attempts in order: the scored root fully cleaned, then lightly cleaned (comments and
+  // weak chrome-token elements only), then the landmark, then the body, both lightly
+  // cleaned. The first with at least MIN_CONTENT characters wins: a short page is read
+  // whole rather than cut down to a fragment.
+  let best: { selection: ContentSelection; kept: number } | null = null;
+  const attempt = (
+    root: HtmlElement,
+    base: ReadonlySet<HtmlElement>,
+    full: boolean,
+    method: ContentSelection['method'],
+  ): boolean => {
+    const leaves = new Set(base);
+    const kept = clean(root, stats, leaves, full);
+    if (best === null || kept > best.kept) {
+      best = { selection: { root, leaves: (e) => leaves.has(e), method }, kept };
+    }
+    return kept >= MIN_CONTENT;
+  };
   const top = pickTop(body, candidates);
   if (top !== null) {
-    const { root, siblings } = withSiblings(top, stats);
-    const leaves = new Set(dropped);
+    const { root, siblings } = wholeStructure(withSiblings(top, stats));
+    const base = new Set(dropped);
     if (siblings !== null) {
       for (const child of root.childNodes) {
-        if (isElement(child) && !siblings.has(child)) leaves.add(child);
+        if (isElement(child) && !siblings.has(child)) base.add(child);
       }
     }
-    const kept = clean(root, stats, leaves);
-    if (process.env.CONTENT_DEBUG) console.log('root', describe(root), 'siblings', siblings?.size, 'kept', kept);
-    if (kept > 0) return { root, leaves: (e) => leaves.has(e), method: 'scored' };
+    if (attempt(root, base, true, 'scored') || attempt(root, base, false, 'scored')) {
+      return best!.selection;
+    }
   }
-  // No scored content with text: the body with the chrome left out, then the whole body.
-  if (keptText(body, dropped) > 0) {
-    return { root: body, leaves: (e) => dropped.has(e), method: 'body' };
+  const landmark = landmarkRoot(landmarks);
+  if (landmark !== null && attempt(landmark, dropped, false, 'landmark')) return best!.selection;
+  // Short content. A short page (under MIN_CONTENT characters in all) is read whole;
+  // on a longer page the longest of the scored root and the landmark is kept.
+  const found = best as { selection: ContentSelection; kept: number } | null;
+  const scoredOrLandmark = found;
+  best = null;
+  attempt(body, dropped, false, 'body');
+  const whole = best as { selection: ContentSelection; kept: number } | null;
+  if (scoredOrLandmark !== null && scoredOrLandmark.kept > 0) {
+    if (landmark !== null || whole === null || whole.kept >= MIN_CONTENT) {
+      return scoredOrLandmark.selection;
+    }
   }
+  if (whole !== null && whole.kept > 0) return whole.selection;
+  // Only chrome has text: the whole body, but for non-content elements.
   return {
     root: body,
     leaves: (e) => NON_CONTENT_TAGS.has(e.tagName),
@@ -245,6 +282,7 @@ function measure(
   stats: Map<HtmlElement, Stats>,
   dropped: Set<HtmlElement>,
   candidates: Stats[],
+  landmarks: Stats[],
 ): void {
   const stack: Stats[] = [];
   let linkDepth = 0;
@@ -252,6 +290,8 @@ function measure(
   const linkWeights: number[] = [];
   let sectionDepth = 0;
   let headingDepth = 0;
+  // `<br>`s in a row with nothing but whitespace between: two or more end a paragraph.
+  let breaks = 0;
 
   const addScore = (from: Stats | null, points: number) => {
     // Full to the first, half to the second, then a third of the level to three more.
@@ -278,6 +318,7 @@ function measure(
         const top = stack[stack.length - 1];
         if (top === undefined) return;
         const { length, commas } = measureText(node.value);
+        if (length > 0) breaks = 0;
         top.text += length;
         top.commas += commas;
         top.run += length;
@@ -289,6 +330,14 @@ function measure(
       if (!isElement(node)) return 'skip';
       const tag = node.tagName;
       const parent = stack[stack.length - 1] ?? null;
+      if (tag === 'br') {
+        if (++breaks === 2 && parent !== null && RUN_HOLDERS.has(parent.element.tagName)) {
+          parent.hasBlock = true;
+          flushRun(parent);
+        }
+        return 'skip';
+      }
+      breaks = 0;
       if (node !== body && isChrome(node, sectionDepth > 0)) {
         if (parent !== null) {
           if (EMBEDS.has(tag)) parent.embeds++;
@@ -307,6 +356,9 @@ function measure(
         inputs: 0,
         embeds: 0,
         headings: 0,
+        rows: tag === 'tr' ? 1 : 0,
+        headers: tag === 'th' || tag === 'caption' || tag === 'thead',
+        cells: 0,
         hasBlock: false,
         score: Number.NaN,
         run: 0,
@@ -315,6 +367,7 @@ function measure(
         element: node,
       };
       stats.set(node, s);
+      if (tag === 'main' || tag === 'article' || getAttr(node, 'role') === 'main') landmarks.push(s);
       if (parent !== null && BLOCK_TAGS.has(tag)) {
         // A block starts: the inline run of the parent so far is a paragraph of its own.
         parent.hasBlock = true;
@@ -361,6 +414,14 @@ function measure(
         parent.inputs += s.inputs;
         parent.embeds += s.embeds;
         parent.headings += s.headings;
+        parent.rows += s.rows;
+        parent.headers ||= s.headers;
+        // A row's width is its own cells; above it, the widest row's.
+        if (parent.element.tagName === 'tr') {
+          if (tag === 'td' || tag === 'th') parent.cells++;
+        } else {
+          parent.cells = Math.max(parent.cells, s.cells);
+        }
         if (BLOCK_TAGS.has(tag)) parent.hasBlock = true;
         else {
           // Inline: its text continues the parent's run.
@@ -370,6 +431,15 @@ function measure(
       }
     },
   });
+}
+
+/** The first `<main>` (or `role=main`) with text, else the only `<article>` with text. */
+function landmarkRoot(landmarks: readonly Stats[]): HtmlElement | null {
+  const withText = landmarks.filter((s) => s.text > 0);
+  const main = withText.find((s) => s.element.tagName !== 'article');
+  if (main !== undefined) return main.element;
+  const articles = withText.filter((s) => s.element.tagName === 'article');
+  return articles.length === 1 ? articles[0]!.element : null;
 }
 
 /** The best candidate after link density, refined as reader modes do; null when nothing scored. */
@@ -455,11 +525,61 @@ function withSiblings(
   return { root: parent.element, siblings };
 }
 
+/** Elements whose markup is part of what they say: a root inside or on one keeps it whole. */
+const STRUCTURES: ReadonlySet<string> = new Set([
+  'blockquote',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'pre',
+  'figure',
+  'details',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
+
+/** Containers whose inside is never read without them (tables and lists often are layout). */
+const QUOTES: ReadonlySet<string> = new Set(['blockquote', 'pre', 'figure', 'details']);
+
+/**
+ * A root inside a quote, code block, figure or details climbs to the outermost one, and a
+ * root that is one is read from its parent with only itself kept, so markdown keeps the
+ * quote marks, list markers and table rows the text sits in.
+ */
+function wholeStructure(chosen: { root: HtmlElement; siblings: Set<HtmlElement> | null }): {
+  root: HtmlElement;
+  siblings: Set<HtmlElement> | null;
+} {
+  if (chosen.siblings !== null) return chosen;
+  let root = chosen.root;
+  for (let n = root.parentNode; n !== null && 'tagName' in n; n = n.parentNode) {
+    if (n.tagName === 'body') break;
+    if (QUOTES.has(n.tagName)) root = n;
+  }
+  const parent = root.parentNode;
+  if (!STRUCTURES.has(root.tagName) || parent === null || !('tagName' in parent)) {
+    return { root, siblings: null };
+  }
+  return { root: parent, siblings: new Set([root]) };
+}
+
 /**
  * Second pass over the chosen root: leave out comments, short bylines, weak elements
  * with a chrome token, and thin or link-dense blocks. Returns the characters kept.
  */
-function clean(root: HtmlElement, stats: Map<HtmlElement, Stats>, leaves: Set<HtmlElement>): number {
+function clean(
+  root: HtmlElement,
+  stats: Map<HtmlElement, Stats>,
+  leaves: Set<HtmlElement>,
+  full: boolean,
+): number {
   let kept = 0;
   walk(root, {
     enter(node) {
@@ -472,7 +592,7 @@ function clean(root: HtmlElement, stats: Map<HtmlElement, Stats>, leaves: Set<Ht
       if (leaves.has(node)) return 'skip';
       const s = stats.get(node);
       if (s === undefined) return 'skip';
-      if (shouldLeave(node, s)) {
+      if (shouldLeave(node, s, full)) {
         leaves.add(node);
         return 'skip';
       }
@@ -481,7 +601,7 @@ function clean(root: HtmlElement, stats: Map<HtmlElement, Stats>, leaves: Set<Ht
   return kept;
 }
 
-function shouldLeave(element: HtmlElement, s: Stats): boolean {
+function shouldLeave(element: HtmlElement, s: Stats, full: boolean): boolean {
   const tag = element.tagName;
   const tokens = tokensOf(element);
   if (tokens !== null) {
@@ -492,7 +612,7 @@ function shouldLeave(element: HtmlElement, s: Stats): boolean {
   const strong = s.text - s.links >= STRONG_TEXT && density <= STRONG_LINK_DENSITY;
   const weight = classWeight(element);
   if (!strong && tokens !== null && tokens.chrome) return true;
-  if (!CLEANED.has(tag)) return false;
+  if (!full || !CLEANED.has(tag)) return false;
   if (tag === 'table' && isDataTable(element, s)) return false;
   if (weight < 0 && !strong) return true;
   if (s.commas >= 10) return false;
@@ -521,35 +641,7 @@ function shouldLeave(element: HtmlElement, s: Stats): boolean {
 /** A table of data (headers, a caption, or a grid of at least 3×3) rather than layout. */
 function isDataTable(table: HtmlElement, s: Stats): boolean {
   if (getAttr(table, 'role') === 'presentation') return false;
-  let rows = 0;
-  let headers = false;
-  let width = 0;
-  walk(table, {
-    enter(node) {
-      if (!isElement(node)) return 'skip';
-      if (node !== table && node.tagName === 'table') return 'skip';
-      const tag = node.tagName;
-      if (tag === 'caption' || tag === 'th' || tag === 'thead') headers = true;
-      if (tag === 'tr') {
-        rows++;
-        let cells = 0;
-        for (const c of node.childNodes) if (isElement(c) && (c.tagName === 'td' || c.tagName === 'th')) cells++;
-        width = Math.max(width, cells);
-      }
-    },
-  });
-  return headers || (rows >= 3 && width >= 3) || (rows >= 10 && s.text > 0);
-}
-
-function keptText(root: HtmlElement, leaves: ReadonlySet<HtmlElement>): number {
-  let kept = 0;
-  walk(root, {
-    enter(node) {
-      if (isText(node)) kept += measureText(node.value).length;
-      else if (!isElement(node) || (node !== root && leaves.has(node))) return 'skip';
-    },
-  });
-  return kept;
+  return s.headers || (s.rows >= 3 && s.cells >= 3) || (s.rows >= 10 && s.text > 0);
 }
 
 /** Chrome whatever its text: non-content, navigation landmarks and roles, hidden elements. */

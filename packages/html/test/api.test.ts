@@ -14,6 +14,7 @@ test('exports exactly the public API', () => {
     'childrenOf',
     'collapseWhitespace',
     'contentRoot',
+    'contentText',
     'countWords',
     'findAll',
     'findFirst',
@@ -27,6 +28,7 @@ test('exports exactly the public API', () => {
     'pageMemo',
     'readableText',
     'resolveUrl',
+    'selectContent',
     'textContent',
     'walk',
   ]);
