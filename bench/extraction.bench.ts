@@ -67,16 +67,18 @@ export async function extractionBenchmark(options: {
   dir: string | undefined;
   format: string | undefined;
   quick: boolean;
-}): Promise<void> {
+  sample?: number | undefined;
+}): Promise<{ met: boolean } | null> {
   if (options.dir === undefined) {
     console.log(
-      '\nextraction: skipped, no directory given (pnpm bench --only=extraction <dir> [--format=readability|trafilatura])',
+      '\nextraction: skipped, no directory given (pnpm bench --only=extraction <dir> [--format=readability|trafilatura] [--sample=N])',
     );
-    return;
+    return null;
   }
   const dir = resolve(process.env.INIT_CWD ?? process.cwd(), options.dir);
   const { format, root } = detectLayout(dir, options.format);
-  const pages = format === 'readability' ? loadReadabilitySet(root) : loadTrafilaturaSet(root);
+  const all = format === 'readability' ? loadReadabilitySet(root) : loadTrafilaturaSet(root);
+  const pages = spread(all, options.sample);
   const warmup = 1;
   const passes = options.quick ? 1 : 3;
   const guard = guardNetwork();
@@ -108,10 +110,13 @@ export async function extractionBenchmark(options: {
     const seconds = ((performance.now() - started) / 1000).toFixed(0);
     console_.restore();
     const title =
-      `Main-content extraction on ${pages.length} pages of ${root} (${format} layout; ${machine()}); ` +
+      `Main-content extraction on ${pages.length}${pages.length < all.length ? ` of ${all.length}` : ''} pages of ${root} (${format} layout; ${machine()}); ` +
       `per page the median of ${passes} pass(es) after ${warmup} warm-up, ${seconds} s; load average at start ${loadStart.join(' ')}`;
-    if (format === 'readability') printShingleTable(title, extractors, pages, outputs, times);
-    else printSnippetTable(title, extractors, pages, outputs, times);
+    const f1 =
+      format === 'readability'
+        ? printShingleTable(title, extractors, pages, outputs, times)
+        : printSnippetTable(title, extractors, pages, outputs, times);
+    const met = printTargets(extractors, f1, times, outputs);
     console.log(
       `load average at the end: ${loadavg()
         .map((l) => l.toFixed(2))
@@ -120,10 +125,53 @@ export async function extractionBenchmark(options: {
     console.log(
       `network attempts during the run: ${guard.attempts()}; console messages from the extractors, silenced: ${console_.count()}`,
     );
+    return { met };
   } finally {
     console_.restore();
     guard.restore();
   }
+}
+
+/** `count` pages spread evenly over the set (every page when absent or larger). */
+function spread<T>(pages: readonly T[], count: number | undefined): readonly T[] {
+  if (count === undefined || count >= pages.length) return pages;
+  return Array.from({ length: count }, (_, i) => pages[Math.floor((i * pages.length) / count)]!);
+}
+
+/** Throughput: pages per second of extractor time, from the per-page medians. */
+function pagesPerSecond(pageTimes: readonly number[][]): number {
+  const total = pageTimes.reduce((sum, t) => sum + median(t), 0);
+  return (pageTimes.length * 1000) / total;
+}
+
+/**
+ * Issue 17's targets, judged on this run: our text F1 at least 0.95, our throughput at
+ * least 3x Readability's, our markdown within 0.02 of our text, no empty output.
+ */
+function printTargets(
+  extractors: readonly Extractor[],
+  f1: readonly number[],
+  times: readonly number[][][],
+  outputs: readonly (string | null)[][],
+): boolean {
+  const [text, markdown, readability] = [0, 1, 2];
+  const speed = pagesPerSecond(times[text] as number[][]);
+  const peer = pagesPerSecond(times[readability] as number[][]);
+  const empty = (outputs[text] ?? []).filter((o) => o === null || o.trim() === '').length;
+  const checks: [string, boolean][] = [
+    [`text F1 ${f1[text]!.toFixed(3)} >= 0.950`, f1[text]! >= 0.95],
+    [
+      `throughput ${speed.toFixed(1)} pages/s = ${(speed / peer).toFixed(2)}x ${extractors[readability]!.name} (${peer.toFixed(1)} pages/s) >= 3x`,
+      speed >= 3 * peer,
+    ],
+    [
+      `markdown F1 ${f1[markdown]!.toFixed(3)} within 0.02 of text`,
+      Math.abs(f1[markdown]! - f1[text]!) <= 0.02,
+    ],
+    [`pages where our text is empty: ${empty}`, empty === 0],
+  ];
+  for (const [label, ok] of checks) console.log(`target: ${label}: ${ok ? 'met' : 'NOT met'}`);
+  return checks.every(([, ok]) => ok);
 }
 
 /**
@@ -339,9 +387,13 @@ function loadTrafilaturaSet(root: string): EvalPage[] {
   return pages;
 }
 
-function timeColumns(pageTimes: readonly number[][]): [string, string] {
+function timeColumns(pageTimes: readonly number[][]): [string, string, string] {
   const perPage = pageTimes.map((t) => median(t));
-  return [median(perPage).toFixed(1), Math.max(...perPage).toFixed(1)];
+  return [
+    median(perPage).toFixed(1),
+    Math.max(...perPage).toFixed(1),
+    pagesPerSecond(pageTimes).toFixed(1),
+  ];
 }
 
 function printShingleTable(
@@ -350,7 +402,8 @@ function printShingleTable(
   pages: readonly EvalPage[],
   outputs: readonly (string | null)[][],
   times: readonly number[][][],
-): void {
+): number[] {
+  const f1s: number[] = [];
   const scored = pages.map((p, i) => ({ p, i })).filter(({ p }) => (p.gold?.size ?? 0) > 0);
   const rows = extractors.map((extractor, e) => {
     const scores: ShingleScore[] = [];
@@ -363,6 +416,7 @@ function printShingleTable(
     }
     const mean = (f: (s: ShingleScore) => number) =>
       (scores.reduce((a, s) => a + f(s), 0) / scores.length).toFixed(3);
+    f1s.push(scores.reduce((a, s) => a + s.f1, 0) / scores.length);
     return [
       extractor.name,
       String(scored.length),
@@ -376,12 +430,24 @@ function printShingleTable(
   });
   printColumns(
     title,
-    ['extractor', 'pages', 'F1', 'precision', 'recall', 'F1<0.5', 'empty', 'p50 ms', 'worst ms'],
+    [
+      'extractor',
+      'pages',
+      'F1',
+      'precision',
+      'recall',
+      'F1<0.5',
+      'empty',
+      'p50 ms',
+      'worst ms',
+      'pages/s',
+    ],
     rows,
   );
   console.log(
     `scorer: sets of ${SHINGLE_SIZE}-token shingles over /[\\p{L}\\p{N}_]+/gu lowercased; precision, recall and F1 per page, then the mean over pages; empty output scores 0. Pages with an empty gold are not scored (${pages.length - scored.length}).`,
   );
+  return f1s;
 }
 
 function printSnippetTable(
@@ -390,7 +456,8 @@ function printSnippetTable(
   pages: readonly EvalPage[],
   outputs: readonly (string | null)[][],
   times: readonly number[][][],
-): void {
+): number[] {
+  const f1s: number[] = [];
   const rows = extractors.map((extractor, e) => {
     const scores: SnippetScore[] = [];
     let empty = 0;
@@ -408,6 +475,7 @@ function printSnippetTable(
     const precision = tp / (tp + fp);
     const recall = tp / (tp + fn);
     const f1 = (2 * precision * recall) / (precision + recall);
+    f1s.push(f1);
     const failing = scores.filter((s) => s.withFound < s.withTotal || s.withoutFound > 0).length;
     return [
       extractor.name,
@@ -434,10 +502,12 @@ function printSnippetTable(
       'empty',
       'p50 ms',
       'worst ms',
+      'pages/s',
     ],
     rows,
   );
   console.log(
     'scorer: snippet checks as trafilatura evaluates them, summed over all pages (micro): a must-contain snippet found is a true positive, missed a false negative; a must-not-contain snippet found is a false positive, absent a true negative. Whitespace-insensitive, exact case.',
   );
+  return f1s;
 }

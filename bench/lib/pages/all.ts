@@ -8,6 +8,7 @@ import {
 } from './commerce.js';
 import { blogIndex, blogPostImages, emailNewsletter, forumThread } from './community.js';
 import { baseHrefPage, changelogPage, docsPage, spaShell } from './docs.js';
+import { hardLayoutClasses, hardNoLandmarks, hardStubLandmarks } from './hard.js';
 import { chineseUtf8, japaneseShiftJis, rtlArabic, windows1252French } from './intl.js';
 import type { PageSpec } from './kit.js';
 import { ampArticle, legacyTableLayout } from './legacy.js';
@@ -44,4 +45,7 @@ export const ALL_PAGES: readonly { readonly spec: PageSpec; readonly module: str
   { spec: windows1252French, module: 'intl' },
   { spec: legacyTableLayout, module: 'legacy' },
   { spec: ampArticle, module: 'legacy' },
+  { spec: hardLayoutClasses, module: 'hard' },
+  { spec: hardStubLandmarks, module: 'hard' },
+  { spec: hardNoLandmarks, module: 'hard' },
 ];

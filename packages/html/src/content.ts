@@ -367,7 +367,8 @@ function measure(
         element: node,
       };
       stats.set(node, s);
-      if (tag === 'main' || tag === 'article' || getAttr(node, 'role') === 'main') landmarks.push(s);
+      if (tag === 'main' || tag === 'article' || getAttr(node, 'role') === 'main')
+        landmarks.push(s);
       if (parent !== null && BLOCK_TAGS.has(tag)) {
         // A block starts: the inline run of the parent so far is a paragraph of its own.
         parent.hasBlock = true;
@@ -450,10 +451,6 @@ function pickTop(body: HtmlElement, candidates: readonly Stats[]): Stats | null 
     if (top === null || c.score > top.score) top = c;
   }
   if (top === null || top.element === body) return top;
-  if (process.env.CONTENT_DEBUG) {
-    for (const c of [...candidates].sort((a, b) => b.score - a.score).slice(0, 8))
-      console.log('cand', c.score.toFixed(1), describe(c.element), c.text, linkDensity(c).toFixed(2));
-  }
 
   // Several candidates nearly as good: the content is spread over them (a thread, a
   // page of sections), so take the closest ancestor holding three of them.
@@ -779,11 +776,4 @@ function measureText(value: string): { length: number; commas: number } {
     }
   }
   return { length, commas };
-}
-
-function describe(e: HtmlElement): string {
-  const path: string[] = [];
-  for (let n: HtmlElement | null = e; n !== null && path.length < 4; n = n.parentNode && 'tagName' in n.parentNode ? (n.parentNode as HtmlElement) : null)
-    path.unshift(`${n.tagName}${getAttr(n, 'id') ? `#${getAttr(n, 'id')}` : ''}${getAttr(n, 'class') ? `.${getAttr(n, 'class')!.split(/\s+/).slice(0, 2).join('.')}` : ''}`);
-  return path.join('>');
 }

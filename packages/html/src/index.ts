@@ -1,5 +1,4 @@
 export { bodyKind } from './body-kind.js';
-export { type ContentSelection, contentRoot, contentText, selectContent } from './content.js';
 export {
   CHROME_ROLES,
   CHROME_TAGS,
@@ -7,6 +6,7 @@ export {
   isBoilerplate,
   NON_CONTENT_TAGS,
 } from './boilerplate.js';
+export { type ContentSelection, contentRoot, contentText, selectContent } from './content.js';
 export {
   childrenOf,
   collapseWhitespace,

@@ -972,4 +972,3 @@ function collectText(
   }
   return out;
 }
-
