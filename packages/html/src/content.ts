@@ -378,7 +378,7 @@ function measure(
       if (tag === 'a') {
         linkWeights.push(linkWeight);
         const href = getAttr(node, 'href');
-        linkWeight = href !== null && href.startsWith('#') ? 0.3 : 1;
+        linkWeight = href?.startsWith('#') ? 0.3 : 1;
         linkDepth++;
       }
       if (SECTIONING.has(tag)) sectionDepth++;

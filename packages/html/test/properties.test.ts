@@ -6,7 +6,16 @@ import {
 } from '@storefront/test-utils';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { contentRoot, countWords, loadHtml, readableText, resolveUrl } from '../src/index.js';
+import {
+  contentRoot,
+  contentText,
+  countWords,
+  loadHtml,
+  NON_CONTENT_TAGS,
+  readableText,
+  resolveUrl,
+  selectContent,
+} from '../src/index.js';
 
 test('loadHtml and readableText are total on arbitrary bytes and content types', () => {
   fc.assert(
@@ -29,6 +38,33 @@ test('the same bytes give the same text', () => {
       expect(a.page.baseUrl).toBe(b.page.baseUrl);
     }),
     { numRuns: 300 },
+  );
+});
+
+test('the same bytes select the same content, and give the same main-content text', () => {
+  fc.assert(
+    fc.property(htmlArbitrary, (html) => {
+      const a = loadHtml(makeDocument(html));
+      const b = loadHtml(makeDocument(html));
+      if (!a.ok || !b.ok) return;
+      expect(contentText(b.page)).toBe(contentText(a.page));
+      expect(selectContent(b.page).method).toBe(selectContent(a.page).method);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('the main content is never empty when the body has text outside scripts and styles', () => {
+  fc.assert(
+    fc.property(htmlArbitrary, (html) => {
+      const loaded = loadHtml(makeDocument(html));
+      if (!loaded.ok || loaded.page.body === null) return;
+      const bodyText = readableText(loaded.page.body, {
+        leaves: (element) => NON_CONTENT_TAGS.has(element.tagName),
+      });
+      expect(contentText(loaded.page) === '').toBe(bodyText === '');
+    }),
+    { numRuns: 500 },
   );
 });
 
