@@ -161,7 +161,7 @@ function plan(state: CrawlState): WalkPlan<CrawlState> {
     const url = state.queue.shift() as string;
     if (!allowed(state, url)) {
       skip(state, url, 'robots');
-      if (url === state.start) {
+      if (url === state.start && state.startFailure === null) {
         const info = state.robotsInfo;
         state.startFailure = {
           error: 'robots_disallowed',
@@ -191,6 +191,16 @@ function readRobots(state: CrawlState, outcome: FetchOutcome): void {
   const url = `${state.origin}/robots.txt`;
   if (!outcome.ok) {
     state.robotsInfo = { url, status: outcome.status ?? null, mode: 'disallow-all' };
+    // Unreachable robots.txt disallows everything (RFC 9309 §2.3.1.4); when nothing has
+    // been read yet, the fetch's own failure (a refused target, a host that is down) is
+    // what the caller needs to hear.
+    if (state.pages.length === 0) {
+      state.startFailure = {
+        error: outcome.error,
+        message: `${url} could not be fetched (${outcome.message ?? outcome.error}), which disallows every path (RFC 9309 §2.3.1.4)`,
+        status: outcome.status ?? null,
+      };
+    }
     return;
   }
   const { status } = outcome.doc;

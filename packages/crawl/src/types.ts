@@ -27,10 +27,11 @@ export interface WalkPlan<S> {
 }
 
 /**
- * Why a walk ended: its plan ran out (`done`), or the caller stopped it at its call
- * deadline (`deadline`) with fetches still planned.
+ * Why a walk ended: its plan ran out (`done`), or the caller stopped it with fetches
+ * still planned, at its call deadline (`deadline`) or at a fetch bound of its own
+ * (`fetch-cap`).
  */
-export type WalkStop = 'done' | 'deadline';
+export type WalkStop = 'done' | 'deadline' | 'fetch-cap';
 
 // ---------------------------------------------------------------------------
 // Map
