@@ -10,7 +10,6 @@ export {
   MAP_MAX_URLS,
   SITE_MAX_URL_CHARS,
   SITEMAP_MAX_DECODED_BYTES,
-  SITEMAP_MAX_DEPTH,
   WALK_ROUND_MAX_FETCHES,
 } from './limits.js';
 export { finishMap, startMap, stepMap } from './map-site.js';

@@ -23,9 +23,6 @@ export const MAP_MAX_COLLECTED = 50_000;
  */
 export const SITEMAP_MAX_DECODED_BYTES = 10 * 1024 * 1024;
 
-/** The deepest element nesting a sitemap may have (a urlset needs 3). */
-export const SITEMAP_MAX_DEPTH = 16;
-
 /** The longest `lastmod` kept, in characters; a longer value is dropped (`null`). */
 export const MAP_MAX_LASTMOD_CHARS = 64;
 

@@ -16,8 +16,8 @@ import {
   MAP_MAX_URLS,
   WALK_ROUND_MAX_FETCHES,
 } from './limits.js';
-import { readSitemap, type SitemapEntry } from './read-sitemap.js';
-import { originOf, siteOf, siteUrl } from './site-url.js';
+import { readSitemap } from './read-sitemap.js';
+import { originOf, siteOf, siteUrl, siteUrlOf } from './site-url.js';
 import type {
   FetchOutcome,
   MapData,
@@ -68,11 +68,11 @@ export function startMap(url: string, options?: Readonly<MapOptions> | null): Wa
       { url: robots, role: 'robots.txt', via: null },
       { url: start, role: 'page', via: null },
     ],
-    known: { [robots]: true, [start]: true },
-    unread: {},
+    known: [robots, start],
+    unread: [],
     sources: [],
-    urls: {},
-    collected: 0,
+    urls: [],
+    lastmods: [],
     beyondCollect: 0,
     offSite: 0,
     startUrl: start,
@@ -89,13 +89,35 @@ export function startMap(url: string, options?: Readonly<MapOptions> | null): Wa
  * documents in all. Pure: `state` is not changed.
  */
 export function stepMap(state: MapState, outcomes: readonly FetchOutcome[]): WalkPlan<MapState> {
-  const next = structuredClone(state);
-  const round = next.pending;
-  next.pending = [];
-  round.forEach((pending, index) => {
-    read(next, pending, outcomes[index] ?? notFetched());
+  // Copies of what a step changes; the strings and records inside are never changed.
+  const next: MapState = {
+    ...state,
+    pending: [],
+    queue: [...state.queue],
+    known: [...state.known],
+    unread: [...state.unread],
+    sources: [...state.sources],
+    urls: [...state.urls],
+    lastmods: [...state.lastmods],
+  };
+  const work: Work = {
+    state: next,
+    index: new Map(next.urls.map((url, i) => [url, i])),
+    known: new Set(next.known),
+    unread: new Set(next.unread),
+  };
+  state.pending.forEach((pending, index) => {
+    read(work, pending, outcomes[index] ?? notFetched());
   });
-  return plan(next);
+  return plan(work);
+}
+
+/** A step's state with the lookups it needs, written back to plain arrays by {@link plan}. */
+interface Work {
+  readonly state: MapState;
+  readonly index: Map<string, number>;
+  readonly known: Set<string>;
+  readonly unread: Set<string>;
 }
 
 /**
@@ -104,22 +126,26 @@ export function stepMap(state: MapState, outcomes: readonly FetchOutcome[]): Wal
  * all was found and the start page failed, its failure is the result.
  */
 export function finishMap(state: MapState, stop: WalkStop): ProductResult<MapData> {
-  for (const left of [...state.pending, ...state.queue]) noteUnread(state, left.url);
-  const all = Object.keys(state.urls).sort();
-  if (all.length === 0 && state.startError !== null) {
+  const unread = new Set(state.unread);
+  for (const left of [...state.pending, ...state.queue]) {
+    if (unread.size < MAP_MAX_COLLECTED) unread.add(left.url);
+  }
+  if (state.urls.length === 0 && state.startError !== null) {
     return fail(state.startError.error as ErrorCode, state.startError.message);
   }
-  const kept = all.slice(0, state.limit);
+  const order = state.urls.map((_, i) => i);
+  order.sort((a, b) => compare(state.urls[a] as string, state.urls[b] as string));
+  const kept = order.slice(0, state.limit);
   const data: MapData = {
     origin: state.origin,
     count: kept.length,
-    urls: kept.map((url) => ({ url, lastmod: state.urls[url] ?? null })),
+    urls: kept.map((i) => ({ url: state.urls[i] as string, lastmod: state.lastmods[i] ?? null })),
     sources: state.sources,
     cut: {
-      beyondLimit: all.length - kept.length,
+      beyondLimit: state.urls.length - kept.length,
       beyondCollect: state.beyondCollect,
       offSite: state.offSite,
-      unreadSources: Object.keys(state.unread).length,
+      unreadSources: unread.size,
     },
     stop,
   };
@@ -127,28 +153,33 @@ export function finishMap(state: MapState, stop: WalkStop): ProductResult<MapDat
 }
 
 /** Move queued sources into the next round, within the fetch cap; the rest stay unread. */
-function plan(state: MapState): WalkPlan<MapState> {
+function plan(work: MapState | Work): WalkPlan<MapState> {
+  const state = 'index' in work ? work.state : work;
   while (state.queue.length > 0 && state.pending.length < WALK_ROUND_MAX_FETCHES) {
     if (state.fetches >= MAP_MAX_FETCHES) break;
     state.pending.push(state.queue.shift() as MapPending);
     state.fetches++;
   }
-  if (state.pending.length === 0) {
-    for (const left of state.queue) noteUnread(state, left.url);
-    state.queue = [];
+  if ('index' in work) {
+    if (state.pending.length === 0) {
+      for (const left of state.queue) noteUnread(work, left.url);
+      state.queue = [];
+    }
+    state.known = [...work.known];
+    state.unread = [...work.unread];
   }
   return { state, fetch: state.pending.map((pending) => pending.url) };
 }
 
-function read(state: MapState, pending: MapPending, outcome: FetchOutcome): void {
+function read(work: Work, pending: MapPending, outcome: FetchOutcome): void {
+  const { state } = work;
   const failure = failureOf(outcome);
   if (pending.role === 'page' && failure !== null) {
     state.startStatus = failure.status;
     state.startError = { error: failure.error, message: failure.message };
   }
   if (failure !== null) {
-    if (pending.role === 'robots.txt')
-      queueSitemap(state, `${state.origin}/sitemap.xml`, 'default');
+    if (pending.role === 'robots.txt') queueSitemap(work, `${state.origin}/sitemap.xml`, 'default');
     record(
       state,
       pending,
@@ -162,11 +193,11 @@ function read(state: MapState, pending: MapPending, outcome: FetchOutcome): void
   const doc = (outcome as { doc: FetchedDocument }).doc;
   if (pending.role === 'robots.txt') {
     const { sitemaps } = parseRobots(doc.bytes);
-    for (const sitemap of sitemaps) queueSitemap(state, sitemap, pending.url, true);
-    if (sitemaps.length === 0) queueSitemap(state, `${state.origin}/sitemap.xml`, 'default');
+    for (const sitemap of sitemaps) queueSitemap(work, sitemap, pending.url, true);
+    if (sitemaps.length === 0) queueSitemap(work, `${state.origin}/sitemap.xml`, 'default');
     record(state, pending, 'robots.txt', doc.status, null, sitemaps.length);
   } else if (pending.role === 'page') {
-    readPage(state, pending, doc);
+    readPage(work, pending, doc);
   } else {
     const sitemap = readSitemap(doc);
     if (!sitemap.ok) {
@@ -175,28 +206,29 @@ function read(state: MapState, pending: MapPending, outcome: FetchOutcome): void
     }
     let entries = 0;
     for (const entry of sitemap.entries) {
-      const url = siteUrl(entry.loc, doc.url);
-      if (url === null) continue;
+      const target = siteUrlOf(entry.loc, doc.url);
+      if (target === null) continue;
       entries++;
-      if (sitemap.kind === 'sitemap-index') queueSitemap(state, url, pending.url);
-      else addUrl(state, url, entry);
+      if (sitemap.kind === 'sitemap-index') queueSitemap(work, target.url, pending.url);
+      else addUrl(work, target.url, target.site, entry.lastmod);
     }
     record(state, pending, sitemap.kind, doc.status, null, entries);
   }
 }
 
 /** The start page: its own URL, its links, and the feeds it announces. */
-function readPage(state: MapState, pending: MapPending, doc: FetchedDocument): void {
+function readPage(work: Work, pending: MapPending, doc: FetchedDocument): void {
+  const { state } = work;
   state.startStatus = doc.status;
   const final = siteUrl(doc.url) ?? pending.url;
   state.startUrl = final;
-  addUrl(state, final, null);
+  addUrl(work, final, siteOf(final), null);
   const links = extractLinks(doc);
   if (!links.ok) {
     record(state, pending, 'page', doc.status, links.error, 1);
     return;
   }
-  for (const link of links.data.links) addUrl(state, link.url, null);
+  for (const link of links.data.links) addUrl(work, link.url, siteOf(link.url), null);
   const loaded = loadHtml(doc);
   let feeds = 0;
   if (loaded.ok) {
@@ -208,43 +240,50 @@ function readPage(state: MapState, pending: MapPending, doc: FetchedDocument): v
       const url = siteUrl(href, loaded.page.baseUrl);
       if (url === null) continue;
       feeds++;
-      queueSitemap(state, url, final);
+      queueSitemap(work, url, final);
     }
   }
   record(state, pending, 'page', doc.status, null, 1 + links.data.links.length + feeds);
 }
 
 /** Queue a sitemap once; robots.txt may name one on another host, an index or a page may not. */
-function queueSitemap(state: MapState, url: string, via: string, anyHost = false): void {
+function queueSitemap(work: Work, url: string, via: string, anyHost = false): void {
+  const { state } = work;
   if (!anyHost && siteOf(url) !== state.site) {
     state.offSite++;
     return;
   }
-  if (state.known[url] === true) return;
-  state.known[url] = true;
+  if (work.known.has(url)) return;
+  work.known.add(url);
   state.queue.push({ url, role: 'sitemap', via });
 }
 
-function addUrl(state: MapState, url: string, entry: SitemapEntry | null): void {
-  if (siteOf(url) !== state.site) {
+function addUrl(work: Work, url: string, site: string, lastmod: string | null): void {
+  const { state } = work;
+  if (site !== state.site) {
     state.offSite++;
     return;
   }
-  const lastmod = entry?.lastmod ?? null;
-  if (Object.hasOwn(state.urls, url)) {
-    if (state.urls[url] === null && lastmod !== null) state.urls[url] = lastmod;
+  const at = work.index.get(url);
+  if (at !== undefined) {
+    if (state.lastmods[at] === null && lastmod !== null) state.lastmods[at] = lastmod;
     return;
   }
-  if (state.collected >= MAP_MAX_COLLECTED) {
+  if (state.urls.length >= MAP_MAX_COLLECTED) {
     state.beyondCollect++;
     return;
   }
-  state.urls[url] = lastmod;
-  state.collected++;
+  work.index.set(url, state.urls.length);
+  state.urls.push(url);
+  state.lastmods.push(lastmod);
 }
 
-function noteUnread(state: MapState, url: string): void {
-  if (Object.keys(state.unread).length < MAP_MAX_COLLECTED) state.unread[url] = true;
+function noteUnread(work: Work, url: string): void {
+  if (work.unread.size < MAP_MAX_COLLECTED) work.unread.add(url);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function record(

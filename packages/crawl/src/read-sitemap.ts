@@ -1,8 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { decodeBytes, type FetchedDocument } from '@storefront/core';
 import { parseFeed } from '@storefront/feed';
-import { XMLParser } from 'fast-xml-parser';
-import { MAP_MAX_LASTMOD_CHARS, SITEMAP_MAX_DECODED_BYTES, SITEMAP_MAX_DEPTH } from './limits.js';
+import { MAP_MAX_LASTMOD_CHARS, SITEMAP_MAX_DECODED_BYTES } from './limits.js';
 
 /** One `<loc>` of a sitemap (or a feed item's link), with its date when given. */
 export interface SitemapEntry {
@@ -25,31 +24,6 @@ export type SitemapRead =
     };
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
-
-/**
- * security.md §3.1's options: no attribute or value parsing, entities limited to the
- * XML ones, nesting bounded. Namespace prefixes are dropped, so `<sm:urlset>` reads as
- * `<urlset>`; `url` and `sitemap` are always arrays.
- */
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  parseTagValue: false,
-  trimValues: true,
-  removeNSPrefix: true,
-  htmlEntities: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  maxNestedTags: SITEMAP_MAX_DEPTH,
-  processEntities: {
-    enabled: true,
-    maxEntityCount: 1,
-    maxEntitySize: 1,
-    maxExpansionDepth: 1,
-    maxTotalExpansions: 100_000,
-    maxExpandedLength: 1_000_000,
-  },
-  isArray: (name) => name === 'url' || name === 'sitemap',
-});
 
 /** The local name of the first element of an XML text, or null when there is none. */
 function rootName(text: string): string | null {
@@ -118,33 +92,8 @@ export function readSitemap(doc: FetchedDocument): SitemapRead {
       message: 'The sitemap declares DTD entities; it was refused unread.',
     };
   }
-  let tree: Record<string, unknown>;
-  try {
-    tree = parser.parse(body) as Record<string, unknown>;
-  } catch (error) {
-    return {
-      ok: false,
-      error: 'parse_error',
-      message: `The sitemap is not well-formed XML: ${(error as Error).message}`,
-    };
-  }
   const item = root === 'urlset' ? 'url' : 'sitemap';
-  const top = tree[root];
-  const list = isRecord(top) && Array.isArray(top[item]) ? (top[item] as unknown[]) : [];
-  const entries: SitemapEntry[] = [];
-  for (const raw of list) {
-    if (!isRecord(raw)) continue;
-    const loc = stringOf(raw.loc);
-    if (loc === null || loc === '') continue;
-    const lastmod = stringOf(raw.lastmod);
-    entries.push({
-      loc,
-      lastmod:
-        lastmod === null || lastmod === '' || lastmod.length > MAP_MAX_LASTMOD_CHARS
-          ? null
-          : lastmod,
-    });
-  }
+  const entries = scanEntries(withoutComments(body), item);
   return { ok: true, kind: root === 'urlset' ? 'urlset' : 'sitemap-index', entries };
 }
 
@@ -166,14 +115,119 @@ function readTextSitemap(body: string): SitemapRead {
   return { ok: true, kind: 'text', entries };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The text with every `<!-- … -->` comment removed (an unterminated one runs to the end). */
+function withoutComments(text: string): string {
+  let at = text.indexOf('<!--');
+  if (at === -1) return text;
+  const parts: string[] = [];
+  let from = 0;
+  while (at !== -1) {
+    parts.push(text.slice(from, at));
+    const end = text.indexOf('-->', at + 4);
+    if (end === -1) return parts.join('');
+    from = end + 3;
+    at = text.indexOf('<!--', from);
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
 }
 
-/** A leaf's text: the parser gives a string, or an object when the element had children. */
-function stringOf(value: unknown): string | null {
-  if (typeof value === 'string') return value.trim();
-  if (isRecord(value) && typeof value['#text'] === 'string')
-    return (value['#text'] as string).trim();
-  return null;
+const ENTRY_PARTS: ReadonlySet<string> = new Set(['url', 'sitemap', 'loc', 'lastmod']);
+const NAME = /^\/?(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/;
+
+/**
+ * One linear pass over the markup collecting each entry's `<loc>` and `<lastmod>` (the
+ * first of each inside the entry, any namespace prefix). Only the entry element (`url`
+ * or `sitemap`), `loc` and `lastmod` are looked at; other elements (`priority`,
+ * `xhtml:link`, `image:image`, …) are skipped. Text is read as XML character data: a
+ * CDATA section is taken as written, references to the five predefined entities and
+ * numeric references are decoded, and any other `&name;` is left as it is (DTD entities
+ * were refused before). Every tag is found with `indexOf`, so the pass is linear on any
+ * input, broken markup included.
+ */
+function scanEntries(text: string, item: 'url' | 'sitemap'): SitemapEntry[] {
+  const entries: SitemapEntry[] = [];
+  let inEntry = false;
+  let loc: string | null = null;
+  let lastmod: string | null = null;
+  let open: { name: string; end: number } | null = null;
+  let at = text.indexOf('<');
+  while (at !== -1) {
+    const end = text.indexOf('>', at + 1);
+    if (end === -1) break;
+    const tag = NAME.exec(text.slice(at + 1, Math.min(end, at + 130)));
+    const name = tag?.[1];
+    if (name !== undefined && ENTRY_PARTS.has(name)) {
+      const closing = text.charCodeAt(at + 1) === 0x2f;
+      const selfClosing = text.charCodeAt(end - 1) === 0x2f;
+      if (name === item) {
+        if (!closing && !selfClosing) {
+          inEntry = true;
+          loc = null;
+          lastmod = null;
+        } else if (closing && inEntry) {
+          inEntry = false;
+          if (loc !== null && loc !== '') {
+            const keep =
+              lastmod !== null && lastmod !== '' && lastmod.length <= MAP_MAX_LASTMOD_CHARS;
+            entries.push({ loc, lastmod: keep ? lastmod : null });
+          }
+        }
+        open = null;
+      } else if (inEntry && name !== 'url' && name !== 'sitemap') {
+        if (!closing && !selfClosing) {
+          open = { name, end: end + 1 };
+        } else if (closing && open !== null && open.name === name) {
+          const value = characterData(text.slice(open.end, at));
+          if (name === 'loc' && loc === null) loc = value;
+          if (name === 'lastmod' && lastmod === null) lastmod = value;
+          open = null;
+        }
+      }
+    }
+    // A CDATA section may hold `<` and `>`: skip it whole.
+    if (text.startsWith('<![CDATA[', at)) {
+      const close = text.indexOf(']]>', at + 9);
+      if (close === -1) break;
+      at = text.indexOf('<', close + 3);
+    } else {
+      at = text.indexOf('<', end + 1);
+    }
+  }
+  return entries;
+}
+
+const REFERENCE = /&(?:#x([0-9A-Fa-f]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos));/g;
+const PREDEFINED: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+};
+
+function characterData(raw: string): string {
+  const parts: string[] = [];
+  let from = 0;
+  let at = raw.indexOf('<![CDATA[');
+  while (at !== -1) {
+    const close = raw.indexOf(']]>', at + 9);
+    if (close === -1) break;
+    parts.push(decodeReferences(raw.slice(from, at)), raw.slice(at + 9, close));
+    from = close + 3;
+    at = raw.indexOf('<![CDATA[', from);
+  }
+  parts.push(decodeReferences(raw.slice(from)));
+  return parts.join('').trim();
+}
+
+function decodeReferences(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(REFERENCE, (whole, hex?: string, decimal?: string, name?: string) => {
+    if (name !== undefined) return PREDEFINED[name] as string;
+    const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
+      ? String.fromCodePoint(code)
+      : whole;
+  });
 }

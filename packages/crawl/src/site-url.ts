@@ -10,6 +10,11 @@ const ASCII_WHITESPACE_ENDS = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
  * is not http(s) or longer than `SITE_MAX_URL_CHARS`.
  */
 export function siteUrl(raw: string, base?: string): string | null {
+  return siteUrlOf(raw, base)?.url ?? null;
+}
+
+/** {@link siteUrl} and {@link siteOf} of the result, from one parse. */
+export function siteUrlOf(raw: string, base?: string): { url: string; site: string } | null {
   const trimmed = raw.replace(ASCII_WHITESPACE_ENDS, '');
   if (trimmed === '' || !URL.canParse(trimmed, base)) return null;
   const parsed = new URL(trimmed, base);
@@ -18,7 +23,7 @@ export function siteUrl(raw: string, base?: string): string | null {
   parsed.username = '';
   parsed.password = '';
   const url = parsed.href;
-  return url.length > SITE_MAX_URL_CHARS ? null : url;
+  return url.length > SITE_MAX_URL_CHARS ? null : { url, site: bareHost(parsed.hostname) };
 }
 
 /** The host of an http(s) URL without a leading `www.`: same-site for the map. */

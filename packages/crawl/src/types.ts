@@ -132,13 +132,13 @@ export interface MapState {
   pending: MapPending[];
   queue: MapPending[];
   /** Source URLs queued or read. */
-  known: Record<string, true>;
+  known: string[];
   /** Source URLs known but left unread (at most `MAP_MAX_COLLECTED`). */
-  unread: Record<string, true>;
+  unread: string[];
   sources: MapSource[];
-  /** Collected URL → its first lastmod. */
-  urls: Record<string, string | null>;
-  collected: number;
+  /** Collected URLs in read order, and the first lastmod of each (same index). */
+  urls: string[];
+  lastmods: (string | null)[];
   beyondCollect: number;
   offSite: number;
   /** The start page's final URL and status, or its failure. */
