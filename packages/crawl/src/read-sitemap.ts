@@ -57,7 +57,7 @@ export function readSitemap(doc: FetchedDocument): SitemapRead {
     contentType = null;
   }
   const { text } = decodeBytes(bytes, { contentType, sniff: 'xml' });
-  const body = text.replace(/^\uFEFF/, '').trim();
+  const body = withoutComments(text.replace(/^\uFEFF/, '')).trim();
   if (body === '') return { ok: false, error: 'parse_error', message: 'The sitemap is empty.' };
   if (!body.startsWith('<')) return readTextSitemap(body);
 
@@ -93,7 +93,7 @@ export function readSitemap(doc: FetchedDocument): SitemapRead {
     };
   }
   const item = root === 'urlset' ? 'url' : 'sitemap';
-  const entries = scanEntries(withoutComments(body), item);
+  const entries = scanEntries(body, item);
   return { ok: true, kind: root === 'urlset' ? 'urlset' : 'sitemap-index', entries };
 }
 
