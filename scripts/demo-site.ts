@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const root = resolve(import.meta.dirname, '..');
 const host = '127.0.0.1';
@@ -121,6 +122,21 @@ Allow: *.html
 Allow: *.txt
 `;
 
+/** The sitemap index robots.txt names, and the gzipped urlset it lists (`/buy/map`). */
+const SITEMAP_INDEX = `<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>${origin}/sitemap-pages.xml.gz</loc><lastmod>2026-03-02</lastmod></sitemap>
+</sitemapindex>
+`;
+
+const SITEMAP_PAGES = gzipSync(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>${origin}/product</loc><lastmod>2026-03-01</lastmod></url>
+  <url><loc>${origin}/news</loc><lastmod>2026-02-27T08:30:00+00:00</lastmod></url>
+  <url><loc>${origin}/wiki</loc></url>
+</urlset>
+`);
+
 const SECURITY_HEADERS = {
   'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
   'content-security-policy': "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
@@ -198,6 +214,8 @@ const resources: Record<string, Resource> = {
   '/robots.txt': serve('blocks GPTBot, CCBot and Google-Extended', 'text/plain', ROBOTS_TXT),
   '/llms.txt': serve('llms.txt index of the site', 'text/markdown; charset=utf-8', LLMS_TXT),
   '/ai.txt': serve('Spawning ai.txt: no images or audio for datasets', 'text/plain', AI_TXT),
+  '/sitemap.xml': serve('sitemap index naming a gzipped urlset', 'application/xml', SITEMAP_INDEX),
+  '/sitemap-pages.xml.gz': serve('gzipped urlset with lastmod', 'application/gzip', SITEMAP_PAGES),
 };
 
 function indexPage(): string {

@@ -167,6 +167,75 @@ describe('one deadline per call, from its arrival', () => {
   });
 });
 
+describe('walking routes and the call deadline', () => {
+  let upstream: http.Server;
+  let base: string;
+  let pool: ProductPool;
+  let fetcher: ReturnType<typeof createFetcher>;
+  let t: Awaited<ReturnType<typeof testApp>>;
+
+  beforeAll(async () => {
+    upstream = http.createServer((req, res) => {
+      if (req.url === '/drip') {
+        // One byte every 100 ms, for ever: only a deadline ends this fetch.
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        const timer = setInterval(() => res.write(' '), 100);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      const bodies: Record<string, string> = {
+        '/robots.txt': `User-agent: *\nAllow: /\nSitemap: ${base}/drip\n`,
+        '/home': '<title>Home</title><p>Hello.</p><a href="/drip">slow</a>',
+      };
+      const body = bodies[req.url ?? ''];
+      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html' });
+      res.end(body ?? 'not found');
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const { port } = upstream.address() as AddressInfo;
+    base = `http://127.0.0.1:${port}`;
+    fetcher = createFetcher({ testOnlyAllow: `127.0.0.1:${port}` });
+    pool = new ProductPool({ threads: 2, deadlineMs: 30_000, heapMb: 512, logger: silentLogger });
+    t = await testApp(
+      { fetcher, compute: pool.compute },
+      { callDeadlineMs: BUDGET_MS, adminToken: ADMIN_TOKEN },
+    );
+    await pool.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.dispose();
+    await pool?.close();
+    await fetcher?.close();
+    upstream?.closeAllConnections();
+    upstream?.close();
+  });
+
+  it('ends a walk whose source never finishes before the budget, and delivers what it read', async () => {
+    const key = await prepaidKey(t.app, 1000);
+    for (const path of ['/buy/map', '/buy/crawl']) {
+      const started = performance.now();
+      const res = await buy(t.app, path, { url: `${base}/home` }, key.key);
+      const elapsed = performance.now() - started;
+      const what = `${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+      // The walk's fetches end before its reserve, so the product still runs in time.
+      expect(elapsed, what).toBeLessThan(BUDGET_MS + MARGIN_MS);
+      expect(res.status, what).toBe(200);
+      expect(res.body.ok, what).toBe(true);
+      if (path === '/buy/map') {
+        const drip = res.body.data.sources.find((s: { url: string }) => s.url === `${base}/drip`);
+        expect(drip, what).toMatchObject({ kind: 'sitemap', error: 'timeout' });
+        expect(res.body.data.urls.map((u: { url: string }) => u.url)).toContain(`${base}/home`);
+      } else {
+        expect(res.body.data.pages.map((p: { url: string }) => p.url)).toStrictEqual([
+          `${base}/home`,
+        ]);
+        expect(res.body.data.skipped).toStrictEqual([{ url: `${base}/drip`, reason: 'timeout' }]);
+      }
+    }
+  }, 30_000);
+});
+
 describe('ProductPool and a call deadline', () => {
   const HOSTILE = `<!doctype html><html><body>${'<div>'.repeat(600_000)}x</body></html>`;
   const page = (html: string) => ({

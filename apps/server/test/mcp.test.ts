@@ -121,6 +121,8 @@ function toolCalls(): Record<string, Record<string, string>> {
     feed: { url: site.url('/feed.xml') },
     availability: { url: site.url('/product') },
     validate: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
+    map: { url: site.shop.url('/') },
+    crawl: { url: site.shop.url('/'), limit: '2' },
   };
 }
 
@@ -139,6 +141,8 @@ const CREDITS: Readonly<Record<string, number>> = {
   feed: 5,
   availability: 5,
   validate: 5,
+  map: 10,
+  crawl: 30,
 };
 
 describe('the MCP door', () => {

@@ -6,7 +6,7 @@ import { createFetcher } from '@storefront/safe-fetch';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runsOnThread } from '../src/pipeline/work.js';
 import { REGISTRY } from '../src/registry/index.js';
-import { inlineCompute } from '../src/work/compute.js';
+import { inlineCompute, stepTaskOf } from '../src/work/compute.js';
 import { ComputeCancelledError, ComputeLimitError } from '../src/work/limits.js';
 import { ProductPool } from '../src/work/pool.js';
 import { pageInput, productTask, testApp } from './helpers.js';
@@ -83,17 +83,47 @@ describe('ProductPool', () => {
         .map((route) => route.name)
         .sort(),
     ).toStrictEqual([
+      'crawl',
       'diff',
       'extract',
       'feed',
       'fetch',
       'links',
+      'map',
       'markdown',
       'metadata',
       'notarize',
       'table',
       'validate',
     ]);
+  });
+
+  it("runs a walking route's step on a thread by its task name, as inline", async () => {
+    const route = REGISTRY.find((entry) => entry.name === 'map');
+    if (route === undefined || route.reads.kind !== 'walk') throw new Error('no map walk');
+    const task = stepTaskOf(route);
+    expect(task.name).toBe('map:step');
+    const plan = route.reads.start({ url: 'https://shop.example/', limit: 10 });
+    expect(plan.fetch).toStrictEqual(['https://shop.example/robots.txt', 'https://shop.example/']);
+    const timing = { headersMs: 1, bodyMs: 1, totalMs: 2 };
+    const robots = {
+      ...documentOf('Sitemap: https://shop.example/s.xml\n', 'https://shop.example/robots.txt'),
+      contentType: 'text/plain',
+    };
+    const input = {
+      state: plan.state,
+      results: [
+        { ok: true as const, doc: robots, timing },
+        {
+          ok: true as const,
+          doc: documentOf('<a href="/a">a</a>', 'https://shop.example/'),
+          timing,
+        },
+      ],
+    };
+    const onThread = await pool.compute(task, input);
+    expect(onThread).toStrictEqual(await inlineCompute(task, input));
+    expect(onThread.fetch).toStrictEqual(['https://shop.example/s.xml']);
   });
 
   it('queues tasks beyond its threads and answers them in order', async () => {

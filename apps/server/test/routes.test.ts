@@ -52,6 +52,9 @@ const SPEC_RULES: Readonly<Record<string, ChargeRule>> = {
   table: 'before-charging',
   validate: 'before-charging',
   availability: 'always-delivered',
+  // Issue 19 routes (docs/decisions.md, "Charge rules of /buy/map and /buy/crawl").
+  map: 'free-on-failure',
+  crawl: 'free-on-failure',
 };
 
 /** Routes whose spec response says "no other fields are allowed". */
@@ -64,6 +67,9 @@ const SPEC_CLOSED: ReadonlySet<string> = new Set([
   'diff',
   'notarize',
   'feed',
+  // Issue 19 routes: closed by choice (docs/decisions.md).
+  'map',
+  'crawl',
 ]);
 
 /** Per-route inputs against the fixture site. */
@@ -119,6 +125,7 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
   const origin = `http://127.0.0.1:${site.port}`;
   const deadOrigin = new URL(site.deadUrl).origin;
   const canonicalText = (body: Body) => expect(body.text).toBe(canonicalize(dataOf(body)));
+  const shop = (path: string) => site.shop.url(path);
   return {
     fetch: {
       success: { url: site.url('/product') },
@@ -353,6 +360,84 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
         expect(signed).not.toHaveProperty('responseMs');
         const { responseMs: _telemetry, ...verdict } = data;
         expect(body.text).toBe(canonicalize(verdict));
+      },
+    },
+    map: {
+      success: { url: shop('/') },
+      target: 'url',
+      failures: [refused({ url: site.deadUrl })],
+      blocked: { url: BLOCKED_URL },
+      shape(body) {
+        canonicalText(body);
+        expect(body).toMatchObject({ url: shop('/'), status: 200 });
+        const data = dataOf(body);
+        expect(data.urls).toStrictEqual([
+          { url: shop('/'), lastmod: null },
+          { url: shop('/guide'), lastmod: '2025-12-24' },
+          { url: shop('/news/spring'), lastmod: '2026-03-10T04:00:00.000Z' },
+          { url: shop('/private/secret'), lastmod: null },
+          { url: shop('/products/kettle'), lastmod: '2026-03-01T10:00:00+00:00' },
+          { url: shop('/products/teapot'), lastmod: null },
+        ]);
+        const sources = data.sources as Body[];
+        expect(sources.map((source) => [source.url, source.kind, source.error])).toStrictEqual([
+          [shop('/robots.txt'), 'robots.txt', null],
+          [shop('/'), 'page', null],
+          [shop('/sitemap_index.xml'), 'sitemap-index', null],
+          [shop('/feed.rss'), 'feed', null],
+          [shop('/sitemap-products.xml.gz'), 'urlset', null],
+          [shop('/sitemap-pages.xml'), 'urlset', null],
+        ]);
+        // The partner link, the stray urlset entry and the CDN sitemap are another site's.
+        expect(data.cut).toStrictEqual({
+          beyondLimit: 0,
+          beyondCollect: 0,
+          offSite: 3,
+          unreadSources: 0,
+        });
+        expect(data.stop).toBe('done');
+      },
+    },
+    crawl: {
+      success: { url: shop('/') },
+      target: 'url',
+      failures: [
+        refused({ url: site.deadUrl }),
+        // robots.txt disallows the start page: nothing is read, nothing charged.
+        {
+          query: { url: shop('/private/secret') },
+          url: shop('/private/secret'),
+          error: 'robots_disallowed',
+          status: null,
+        },
+      ],
+      blocked: { url: BLOCKED_URL },
+      shape(body) {
+        expect(body).toMatchObject({ url: shop('/'), status: 200 });
+        const data = dataOf(body);
+        const pages = data.pages as Body[];
+        // Breadth-first, same-site, robots.txt obeyed: /private/secret is never read.
+        expect(pages.map((page) => page.url)).toStrictEqual([
+          shop('/'),
+          shop('/guide'),
+          shop('/products/kettle'),
+          shop('/api'),
+          shop('/products/teapot'),
+        ]);
+        expect(data.skipped).toStrictEqual([{ url: shop('/private/secret'), reason: 'robots' }]);
+        expect(pages[0]).toMatchObject({ title: 'Shop home', status: 200 });
+        expect(pages[0]?.links).toContain('https://elsewhere.example/partner');
+        // One row per page: its hash (of the page without it) and its url.
+        expect(body.text).toBe(
+          pages
+            .map((page) => {
+              const { hash, ...rest } = page;
+              expect(hash).toBe(sha256(canonicalize(rest as never)));
+              return `${hash}\t${page.url}`;
+            })
+            .join('\n'),
+        );
+        expect(site.shop.hits.get('/private/secret') ?? 0).toBe(0);
       },
     },
     validate: {

@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const PAGES = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/pages');
 
@@ -67,7 +68,133 @@ export interface Site {
   setChanging(text: string): void;
   /** Requests per path. */
   readonly hits: Map<string, number>;
+  /** A second loopback site with sitemaps, a feed and linked pages (map, crawl). */
+  readonly shop: Shop;
   close(): Promise<void>;
+}
+
+/** The shop site: its own origin, robots.txt and sitemaps. */
+export interface Shop {
+  readonly port: number;
+  url(path: string): string;
+  /** Requests per path. */
+  readonly hits: Map<string, number>;
+}
+
+/**
+ * The shop's pages: robots.txt names a sitemap index (and disallows `/private`); the
+ * index names a gzipped urlset, a plain one with `lastmod`, and a sitemap on another
+ * host; the home page announces an RSS feed and links pages, one of them disallowed and
+ * one on another host.
+ */
+function shopRoutes(origin: string): Record<string, Route> {
+  const page = (title: string, body: string) =>
+    send(
+      200,
+      'text/html; charset=utf-8',
+      `<!doctype html><html><head><title>${title}</title></head><body><main>${body}</main></body></html>`,
+    );
+  const urlset = (entries: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</urlset>`;
+  return {
+    '/robots.txt': send(
+      200,
+      'text/plain',
+      `User-agent: *\nDisallow: /private\nSitemap: ${origin}/sitemap_index.xml\n`,
+    ),
+    '/sitemap_index.xml': send(
+      200,
+      'application/xml',
+      `<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>${origin}/sitemap-products.xml.gz</loc><lastmod>2026-03-01</lastmod></sitemap>
+<sitemap><loc>${origin}/sitemap-pages.xml</loc></sitemap>
+<sitemap><loc>https://cdn.elsewhere.example/sitemap.xml</loc></sitemap>
+</sitemapindex>`,
+    ),
+    '/sitemap-products.xml.gz': send(
+      200,
+      'application/gzip',
+      gzipSync(
+        urlset(
+          `<url><loc>${origin}/products/kettle</loc><lastmod>2026-03-01T10:00:00+00:00</lastmod></url>` +
+            `<url><loc>${origin}/products/teapot</loc></url>` +
+            '<url><loc>https://elsewhere.example/stray</loc></url>',
+        ),
+      ),
+    ),
+    '/sitemap-pages.xml': send(
+      200,
+      'application/xml',
+      urlset(
+        `<url><loc>${origin}/guide</loc><lastmod>2025-12-24</lastmod></url><url><loc>${origin}/</loc></url>`,
+      ),
+    ),
+    '/feed.rss': send(
+      200,
+      'application/rss+xml',
+      `<?xml version="1.0"?><rss version="2.0"><channel><title>Shop news</title>
+<item><title>Spring</title><link>${origin}/news/spring</link><pubDate>Tue, 10 Mar 2026 04:00:00 GMT</pubDate></item>
+</channel></rss>`,
+    ),
+    '/': send(
+      200,
+      'text/html; charset=utf-8',
+      `<!doctype html><html><head><title>Shop home</title>
+<link rel="alternate" type="application/rss+xml" href="/feed.rss"></head><body><main>
+<h1>Kettles and teapots</h1><p>Read the <a href="/guide">buying guide</a>, see the <a href="/products/kettle">kettle</a>,
+or our <a href="https://elsewhere.example/partner">partner</a>. Staff: <a href="/private/secret">admin</a>.</p>
+</main></body></html>`,
+    ),
+    '/guide': page(
+      'Buying guide',
+      '<h1>Guide</h1><p>Start with the <a href="/api">API notes</a>. Back <a href="/">home</a>.</p>',
+    ),
+    '/api': page('API notes', '<h2>API</h2><p>Calls and answers.</p>'),
+    '/products/kettle': page(
+      'Kettle',
+      '<p>A kettle. See also the <a href="/products/teapot">teapot</a>.</p>',
+    ),
+    '/products/teapot': page('Teapot', '<p>A teapot.</p>'),
+    '/news/spring': page('Spring', '<p>Spring news.</p>'),
+    '/private/secret': page('Secret', '<p>Staff only.</p>'),
+  };
+}
+
+/** Serve `routes` on 127.0.0.1 (404 elsewhere), counting hits per path. */
+async function serve(
+  routes: (origin: string) => Record<string, Route>,
+  hits: Map<string, number>,
+): Promise<{ port: number; close(): Promise<void> }> {
+  let table: Record<string, Route> = {};
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const route = table[path];
+    if (route === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    route(req, res);
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  table = routes(`http://127.0.0.1:${port}`);
+  return {
+    port,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      await once(server, 'close').catch(() => {});
+    },
+  };
 }
 
 /** Start the fixture site on 127.0.0.1 with an ephemeral port. */
@@ -146,16 +273,24 @@ export async function startSite(): Promise<Site> {
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const deadPort = await closedPort();
+  const shopHits = new Map<string, number>();
+  const shop = await serve(shopRoutes, shopHits);
   return {
     port,
-    allow: `127.0.0.1:${port},127.0.0.1:${deadPort}`,
+    allow: `127.0.0.1:${port},127.0.0.1:${deadPort},127.0.0.1:${shop.port}`,
     url: (path) => `http://127.0.0.1:${port}${path}`,
     deadUrl: `http://127.0.0.1:${deadPort}/`,
     setChanging(text) {
       changing = text;
     },
     hits,
+    shop: {
+      port: shop.port,
+      url: (path) => `http://127.0.0.1:${shop.port}${path}`,
+      hits: shopHits,
+    },
     async close() {
+      await shop.close();
       for (const socket of sockets) socket.destroy();
       server.close();
       await once(server, 'close').catch(() => {});

@@ -108,6 +108,13 @@ function calls(): Record<
       fields: true,
     },
     signal: { path: '/buy/signal', query: {}, route: 'signal', fields: true },
+    map: { path: '/buy/map', query: { url: site.shop.url('/') }, route: 'map', fields: true },
+    crawl: {
+      path: '/buy/crawl',
+      query: { url: site.shop.url('/'), limit: '3' },
+      route: 'crawl',
+      fields: true,
+    },
   };
 }
 
@@ -152,6 +159,8 @@ describe('POST /x402/verify re-derives text from the fields', () => {
     'availability',
     'validate',
     'signal',
+    'map',
+    'crawl',
   ]) {
     it(`${name}: the real answer verifies; an edit to any covered field is refused`, async () => {
       const call = calls()[name];

@@ -194,6 +194,8 @@ function paidCalls(): {
       5000,
       '/data.json',
     ),
+    call('/buy/map', { url: site.shop.url('/') }, 10000, '/'),
+    call('/buy/crawl', { url: site.shop.url('/'), limit: '2' }, 30000, '/'),
   ];
 }
 
@@ -400,6 +402,8 @@ describe('the x402 door on a local chain', () => {
       { path: '/buy/markdown', query: { url: site.url('/missing') }, status: 503 },
       { path: '/buy/table', query: { url: site.url('/broken') }, status: 503 },
       { path: '/buy/validate', query: { url: site.url('/missing'), schema: 'id' }, status: 503 },
+      { path: '/buy/map', query: { url: site.deadUrl }, status: 200 },
+      { path: '/buy/crawl', query: { url: site.shop.url('/private/secret') }, status: 200 },
     ];
     for (const { path, query, status } of uncharged) {
       const before = await balances();

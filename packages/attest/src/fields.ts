@@ -1,4 +1,4 @@
-import { canonicalize, joinRows, StorefrontError } from '@storefront/core';
+import { canonicalize, joinRows, StorefrontError, sha256Hex } from '@storefront/core';
 
 /**
  * The routes whose results carry a receipt, by name (`/buy/<name>`). Each has a rule
@@ -19,6 +19,8 @@ export const RECEIPT_ROUTES = [
   'feed',
   'availability',
   'validate',
+  'map',
+  'crawl',
 ] as const;
 
 /** A route name from {@link RECEIPT_ROUTES}. */
@@ -188,7 +190,42 @@ const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
   },
 
   notarize: { matches: dataHas('statementVersion', 'contentHash'), check: checkNotarize },
+
+  map: canonicalData('urls', 'sources'),
+
+  crawl: { matches: dataHas('pages', 'format'), check: checkCrawl },
 };
+
+/**
+ * The crawl's rows (`hash<TAB>url`, one per page, in crawl order), where each page's
+ * `hash` is the sha256 of the RFC 8785 JSON of the page without `hash`: every field of
+ * every page is bound, and so is `count`.
+ */
+function checkCrawl(result: Rec, text: string): RuleVerdict {
+  const data = result.data as Rec;
+  const covered = ['data.count', 'data.pages'];
+  const pages = Array.isArray(data.pages) ? data.pages : null;
+  if (pages === null || !pages.every((page) => isRecord(page) && typeof page.url === 'string')) {
+    return { covered, problem: '`data.pages` is not a list of pages.' };
+  }
+  const cells: [string, string][] = [];
+  for (const page of pages as Rec[]) {
+    const { hash, ...rest } = page;
+    const json = canonical(rest);
+    const derived = json === null ? null : sha256Hex(json);
+    if (derived === null || hash !== derived) {
+      return { covered, problem: `The page \`${String(page.url)}\` differs from its signed hash.` };
+    }
+    cells.push([derived, page.url as string]);
+  }
+  if (rowsOfCells(cells) !== text) {
+    return { covered, problem: '`data.pages` differ from the signed page rows.' };
+  }
+  if (data.count !== pages.length) {
+    return { covered, problem: '`data.count` is not the number of signed pages.' };
+  }
+  return { covered, problem: null };
+}
 
 /**
  * The notarization statement: statementVersion, algorithm, contentHash, byteLength,

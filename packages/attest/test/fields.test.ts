@@ -27,6 +27,8 @@ const EXPECTED: Readonly<Record<string, [string, boolean | null]>> = {
   feed: ['feed', true],
   availability: ['availability', true],
   validate: ['validate', true],
+  map: ['map', true],
+  crawl: ['crawl', true],
 };
 
 /** The covered fields a result restates in `text` (not `text` and the envelope themselves). */

@@ -2,6 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyAvailability } from '@storefront/availability';
 import { canonicalize, type FetchedDocument, type ProductResult } from '@storefront/core';
+import {
+  type FetchOutcome,
+  finishCrawl,
+  finishMap,
+  startCrawl,
+  startMap,
+  stepCrawl,
+  stepMap,
+  type WalkPlan,
+} from '@storefront/crawl';
 import { diffText } from '@storefront/diff';
 import { extract } from '@storefront/extract';
 import { parseFeed } from '@storefront/feed';
@@ -207,6 +217,47 @@ function signalAnswer() {
   return signed(body, { url, status: 200, fetchedAt: FETCHED_AT });
 }
 
+const SITE: Readonly<Record<string, string>> = {
+  'https://shop.example/robots.txt':
+    'User-agent: *\nDisallow: /cart\nSitemap: https://shop.example/sitemap.xml\n',
+  'https://shop.example/':
+    '<title>Shop</title><a href="/espresso">Espresso</a> <a href="/cart">Cart</a>',
+  'https://shop.example/espresso': '<title>Espresso</title><p>A fine machine.</p>',
+  'https://shop.example/sitemap.xml':
+    '<urlset><url><loc>https://shop.example/espresso</loc><lastmod>2026-01-02</lastmod></url></urlset>',
+};
+
+/** Walk an in-memory site as the service's pipeline does: each round fetched, handed back in order. */
+function walked<S>(plan: WalkPlan<S>, step: (state: S, outcomes: FetchOutcome[]) => WalkPlan<S>) {
+  let next = plan;
+  while (next.fetch.length > 0) {
+    next = step(
+      next.state,
+      next.fetch.map((url) => {
+        const body = SITE[url];
+        return {
+          ok: true,
+          doc: makeDocument(body ?? 'not found', {
+            url,
+            status: body === undefined ? 404 : 200,
+            contentType: url.endsWith('.xml') ? 'application/xml' : 'text/html',
+            fetchedAt: FETCHED_AT,
+          }),
+        };
+      }),
+    );
+  }
+  return next.state;
+}
+
+/** `{ok, url, status, text, fetchedAt, data}` of a walking route (map, crawl). */
+function walkAnswer(result: ProductResult<unknown>): Body {
+  const { text, data } = okOf(result);
+  const { url, status } = (result as unknown as { extra: { url: string; status: number } }).extra;
+  const body = { ok: true, url, status, text, fetchedAt: FETCHED_AT, data };
+  return signed(body, { url, status, fetchedAt: FETCHED_AT });
+}
+
 /** One real, signed result per route shape. */
 export function routeResults(): Record<string, Body> {
   return {
@@ -227,5 +278,12 @@ export function routeResults(): Record<string, Body> {
     feed: documentAnswer(feedDoc, parseFeed(feedDoc), true),
     availability: availabilityAnswer(),
     validate: documentAnswer(jsonDoc, validateDocument(jsonDoc, { schema: 'id:integer,name' })),
+    map: walkAnswer(finishMap(walked(startMap('https://shop.example/'), stepMap), 'done')),
+    crawl: walkAnswer(
+      finishCrawl(
+        walked(startCrawl('https://shop.example/', { userAgent: 'Storefront/1' }), stepCrawl),
+        'done',
+      ),
+    ),
   };
 }

@@ -50,6 +50,7 @@ export const ERROR_CODES = Object.freeze([
   // Product outcomes.
   'unsupported_content_type',
   'parse_error',
+  'robots_disallowed',
   'page_too_complex',
   // Our own fault.
   'internal_error',
@@ -107,6 +108,7 @@ export const ERROR_STATUS = {
   upstream_http_error: 'result',
   unsupported_content_type: 'result',
   parse_error: 'result',
+  robots_disallowed: 'result',
   page_too_complex: 503,
   internal_error: 500,
 } as const satisfies { readonly [C in ErrorCode]: ErrorStatus };
@@ -325,6 +327,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
     'product',
     'The body could not be parsed as the format it claims.',
     'Feed is not well-formed XML',
+  ),
+  info(
+    'robots_disallowed',
+    'product',
+    "The site's robots.txt disallows the start page for the service's user agent (or robots.txt answered 5xx or could not be fetched, which disallows everything, RFC 9309), so nothing was crawled.",
+    'robots.txt of https://a.example disallows / for Storefront/1',
   ),
   info(
     'page_too_complex',

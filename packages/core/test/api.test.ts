@@ -134,6 +134,7 @@ describe('error catalogue', () => {
       'upstream_http_error',
       'unsupported_content_type',
       'parse_error',
+      'robots_disallowed',
       'page_too_complex',
       'internal_error',
     ]);

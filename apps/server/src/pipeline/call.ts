@@ -87,6 +87,7 @@ export async function runPaidCall<T>(
       call.params,
       {
         ...withinDeadline(deps, deadline, exchange.left),
+        deadline,
         publicBaseUrl: deps.publicBaseUrl,
         clock: deps.clock,
       },

@@ -1,7 +1,15 @@
 import type { Fetcher } from '@storefront/safe-fetch';
-import type { CallFacts, ProductInput, Reads, RouteDefinition, Source } from '../registry/types.js';
-import { type Compute, taskOf } from '../work/compute.js';
-import { ComputeLimitError } from '../work/limits.js';
+import type {
+  AnyRoute,
+  CallFacts,
+  ProductInput,
+  Reads,
+  RouteDefinition,
+  Source,
+  WalkSource,
+} from '../registry/types.js';
+import { type Compute, stepTaskOf, taskOf } from '../work/compute.js';
+import { type CallDeadline, ComputeLimitError, msLeft } from '../work/limits.js';
 import { failed, pageOf, succeeded, type WorkOutcome } from './outcome.js';
 
 /** A GET whose body is not downloaded. */
@@ -13,6 +21,8 @@ export interface WorkServices {
   readonly compute: Compute;
   readonly publicBaseUrl: string;
   readonly clock: () => Date;
+  /** The call's deadline, which a walk stops short of to leave its product time; none in some tests. */
+  readonly deadline?: CallDeadline;
 }
 
 /**
@@ -32,9 +42,20 @@ export async function perform<P, S extends Source, O>(
 ): Promise<WorkOutcome> {
   const undeliverable = route.chargeRule === 'before-charging';
   const { reads } = route;
-  const url = reads.kind === 'fetches' ? null : reads.url(params);
+  const url = reads.kind === 'fetches' || reads.kind === 'walk' ? null : reads.url(params);
   let source: Source;
-  if (url !== null) {
+  if (reads.kind === 'walk') {
+    try {
+      source = await walk(route, params, services);
+    } catch (error) {
+      if (!(error instanceof ComputeLimitError)) throw error;
+      const at = reads.url(params);
+      return failed(
+        { error: 'page_too_complex', message: error.message, url: at, status: null },
+        true,
+      );
+    }
+  } else if (url !== null) {
     const headOnly = reads.kind === 'page' && reads.headOnly === true;
     const fetched = await services.fetcher.fetch(url, headOnly ? HEAD_ONLY : undefined);
     const page = pageOf(fetched, url, reads.kind === 'page' && reads.anyStatus === true);
@@ -47,7 +68,7 @@ export async function perform<P, S extends Source, O>(
   } else {
     source = { kind: 'none', at: services.clock().toISOString() };
   }
-  const onThread = source.kind === 'page' && runsOnThread(route);
+  const onThread = (source.kind === 'page' || source.kind === 'walk') && runsOnThread(route);
   // The route's `reads` named the source kinds its `compute` takes.
   const input = { params, source, baseUrl: services.publicBaseUrl } as ProductInput<P, S>;
   const page = source.kind === 'page' ? source.doc : null;
@@ -56,9 +77,13 @@ export async function perform<P, S extends Source, O>(
   try {
     output = onThread ? await services.compute(taskOf(route), input) : route.compute(input);
   } catch (error) {
-    if (!(error instanceof ComputeLimitError) || page === null) throw error;
-    const { url, status } = page;
-    return failed({ error: 'page_too_complex', message: error.message, url, status }, true);
+    if (!(error instanceof ComputeLimitError)) throw error;
+    const at = page ?? (reads.kind === 'walk' ? { url: reads.url(params), status: null } : null);
+    if (at === null) throw error;
+    return failed(
+      { error: 'page_too_complex', message: error.message, url: at.url, status: at.status },
+      true,
+    );
   }
 
   const shaped = route.shape(output, input, call);
@@ -91,5 +116,46 @@ export async function perform<P, S extends Source, O>(
 export function runsOnThread(route: { readonly reads: Reads<never> }): boolean {
   const { reads } = route;
   if (reads.kind === 'fetches') return false;
+  if (reads.kind === 'walk') return true;
   return reads.kind === 'page-or-content' || reads.headOnly !== true;
+}
+
+/**
+ * The part of a call's budget a walk leaves for its product: a fifth of the budget, at
+ * most one second. A walk starts no round once less than this is left, and each of its
+ * fetches must end before it, so a slow site costs the walk its later rounds, never the
+ * answer.
+ */
+export function walkReserveMs(deadline: CallDeadline): number {
+  return Math.min(1000, Math.floor(deadline.budgetMs / 5));
+}
+
+/**
+ * Run a walking route's rounds (see `Reads`): each round's URLs fetched at once, the
+ * outcomes handed in order to the route's `step` on a product thread, until the plan
+ * is empty, the next round would pass `maxFetches`, or the deadline's reserve is near.
+ */
+async function walk<P>(route: AnyRoute, params: P, services: WorkServices): Promise<WalkSource> {
+  const { reads } = route;
+  if (reads.kind !== 'walk') throw new Error(`${route.path} does not walk`);
+  const at = services.clock().toISOString();
+  const cap = reads.maxFetches(params);
+  const step = stepTaskOf(route);
+  const { deadline } = services;
+  let plan = reads.start(params);
+  let fetches = 0;
+  while (plan.fetch.length > 0) {
+    if (fetches + plan.fetch.length > cap) {
+      return { kind: 'walk', state: plan.state, stop: 'fetch-cap', fetches, at };
+    }
+    const left = deadline === undefined ? null : msLeft(deadline) - walkReserveMs(deadline);
+    if (left !== null && left < 1) {
+      return { kind: 'walk', state: plan.state, stop: 'deadline', fetches, at };
+    }
+    const init = left === null ? undefined : { timeoutMs: left };
+    const results = await Promise.all(plan.fetch.map((u) => services.fetcher.fetch(u, init)));
+    fetches += plan.fetch.length;
+    plan = await services.compute(step, { state: plan.state, results });
+  }
+  return { kind: 'walk', state: plan.state, stop: 'done', fetches, at };
 }

@@ -1,10 +1,12 @@
 import { availabilityRoute } from './products/availability.js';
+import { crawlRoute } from './products/crawl.js';
 import { diffRoute } from './products/diff.js';
 import { extractRoute } from './products/extract.js';
 import { feedRoute } from './products/feed.js';
 import { fetchRoute } from './products/fetch.js';
 import { headersRoute } from './products/headers.js';
 import { linksRoute } from './products/links.js';
+import { mapRoute } from './products/map.js';
 import { markdownRoute } from './products/markdown.js';
 import { metadataRoute } from './products/metadata.js';
 import { notarizeRoute } from './products/notarize.js';
@@ -32,6 +34,8 @@ export const REGISTRY: readonly AnyRoute[] = Object.freeze([
   feedRoute,
   availabilityRoute,
   validateRoute,
+  mapRoute,
+  crawlRoute,
 ]);
 
 export type { AnyRoute, ChargeRule, PriceTier, RouteEntry } from './types.js';

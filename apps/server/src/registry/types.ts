@@ -36,7 +36,12 @@ export type Checked<P> =
  *   `headOnly` its body is not downloaded;
  * - `page-or-content`: a page, or nothing when `url` gives null (inline content);
  * - `fetches`: several URLs read at once, handed to the product as they came out,
- *   failures included (robots reads three files, availability probes one).
+ *   failures included (robots reads three files, availability probes one);
+ * - `walk`: dependent fetches in rounds (map, crawl): `start` names the first URLs,
+ *   and after each round `step`, a pure function run on a product thread, reads the
+ *   outcomes and names the next ones, carrying a state of plain data. The pipeline
+ *   fetches each round at once, stops at `maxFetches` or when the call's deadline
+ *   nears (keeping time for the product), and hands the last state to `compute`.
  */
 export type Reads<P> =
   | {
@@ -46,7 +51,33 @@ export type Reads<P> =
       readonly headOnly?: boolean;
     }
   | { readonly kind: 'page-or-content'; url(params: P): string | null }
-  | { readonly kind: 'fetches'; urls(params: P): readonly string[] };
+  | { readonly kind: 'fetches'; urls(params: P): readonly string[] }
+  | {
+      readonly kind: 'walk';
+      /** Where the walk starts: where a failure is reported when nothing else says. */
+      url(params: P): string;
+      /** The most fetches one call makes. */
+      maxFetches(params: P): number;
+      /** The first round (pure, cheap: on the event loop). */
+      start(params: P): WalkPlan;
+      /** The next round from the outcomes of the last, in the order asked (pure; on a product thread). */
+      step(input: WalkStepInput): WalkPlan;
+    };
+
+/** A walk's next round: its state (structured-clonable data) and the URLs to fetch; none ends it. */
+export interface WalkPlan {
+  readonly state: unknown;
+  readonly fetch: readonly string[];
+}
+
+/** What a walk's `step` reads: the state and the outcomes of the round just fetched. */
+export interface WalkStepInput {
+  readonly state: unknown;
+  readonly results: readonly SafeFetchResult[];
+}
+
+/** Why a walk ended: its plan ran out, the call's deadline neared, or `maxFetches` was reached. */
+export type WalkStop = 'done' | 'deadline' | 'fetch-cap';
 
 /** What the pipeline read for a route's {@link Reads}, and when. */
 export type Source =
@@ -57,10 +88,21 @@ export type Source =
       /** When the reads started (ISO-8601). */
       readonly at: string;
     }
+  | {
+      readonly kind: 'walk';
+      /** The state the last round left. */
+      readonly state: unknown;
+      readonly stop: WalkStop;
+      /** Fetches made. */
+      readonly fetches: number;
+      /** When the walk started (ISO-8601). */
+      readonly at: string;
+    }
   | { readonly kind: 'none'; readonly at: string };
 
 export type PageSource = Extract<Source, { readonly kind: 'page' }>;
 export type FetchesSource = Extract<Source, { readonly kind: 'fetches' }>;
+export type WalkSource = Extract<Source, { readonly kind: 'walk' }>;
 export type NoneSource = Extract<Source, { readonly kind: 'none' }>;
 
 /** A route's product input: its params, what was read, and the service's public address. */

@@ -1,5 +1,12 @@
 import { REGISTRY } from '../registry/index.js';
-import type { AnyRoute, ProductInput, RouteDefinition, Source } from '../registry/types.js';
+import type {
+  AnyRoute,
+  ProductInput,
+  RouteDefinition,
+  Source,
+  WalkPlan,
+  WalkStepInput,
+} from '../registry/types.js';
 import { budgetSpent, type CallDeadline, ComputeCancelledError, msLeft } from './limits.js';
 
 /**
@@ -32,9 +39,25 @@ export function taskOf<P, S extends Source, O>(
   return { name: route.name, run: (input) => route.compute(input) };
 }
 
-/** Every route's product, by route name: what a product thread can run. */
+/** The task of a walking route's `step` (see `Reads`), named `<route>:step`. */
+export function stepTaskOf(route: AnyRoute): ProductTask<WalkStepInput, WalkPlan> {
+  const { reads } = route;
+  if (reads.kind !== 'walk') throw new Error(`${route.path} does not walk`);
+  return { name: `${route.name}:step`, run: (input) => reads.step(input) };
+}
+
+/** Every route's product (and a walking route's step), by task name: what a product thread can run. */
 export const PRODUCT_TASKS: ReadonlyMap<string, (input: never) => unknown> = new Map(
-  REGISTRY.map((route: AnyRoute) => [route.name, (input: never) => route.compute(input)] as const),
+  REGISTRY.flatMap((route: AnyRoute) => {
+    const tasks: [string, (input: never) => unknown][] = [
+      [route.name, (input: never) => route.compute(input)],
+    ];
+    if (route.reads.kind === 'walk') {
+      const step = stepTaskOf(route);
+      tasks.push([step.name, (input: never) => step.run(input)]);
+    }
+    return tasks;
+  }),
 );
 
 /** Run the product named `name` on `input` on this thread: what a product thread does. */
