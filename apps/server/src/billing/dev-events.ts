@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import Stripe from 'stripe';
 import type { ProcessorEvent } from './events.js';
 import { checkoutMetadata } from './processor.js';
 import type { CheckoutRecord, SubscriptionRecord } from './store.js';
+import { loadStripe } from './stripe-module.js';
 
 /**
  * Events of the development processor, in Stripe's event format (the fields the
@@ -22,7 +22,6 @@ function event(
   return {
     id,
     object: 'event',
-    api_version: Stripe.API_VERSION,
     created,
     data: { object },
     livemode: false,
@@ -221,7 +220,10 @@ export async function deliverEvent(
   secret: string,
   event: ProcessorEvent,
 ): Promise<{ status: number; body: string }> {
-  const payload = JSON.stringify(event, null, 2);
+  const Stripe = await loadStripe();
+  // Stripe's own events name the API version they were rendered with.
+  const { id, object, ...rest } = event as ProcessorEvent & Record<string, unknown>;
+  const payload = JSON.stringify({ id, object, api_version: Stripe.API_VERSION, ...rest }, null, 2);
   const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
   const response = await fetch(url, {
     method: 'POST',

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { StripeConfig } from '../config.js';
 import type { PaidTier } from './plans.js';
+import { loadStripe } from './stripe-module.js';
 
 /** What a checkout sells. */
 export type Purchase =
@@ -59,18 +60,24 @@ export function stripeProcessor(
   options: StripeProcessorOptions = {},
 ): PaymentProcessor {
   const base = options.apiBase;
-  const stripe = new Stripe(config.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 15_000,
-    telemetry: false,
-    ...(base === undefined
-      ? {}
-      : {
-          host: base.hostname,
-          port: base.port,
-          protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const),
-        }),
-  });
+  let client: Stripe | undefined;
+  const stripe = async (): Promise<Stripe> => {
+    if (client !== undefined) return client;
+    const StripeClient = await loadStripe();
+    client = new StripeClient(config.secretKey, {
+      maxNetworkRetries: 2,
+      timeout: 15_000,
+      telemetry: false,
+      ...(base === undefined
+        ? {}
+        : {
+            host: base.hostname,
+            port: base.port,
+            protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const),
+          }),
+    });
+    return client;
+  };
   return {
     kind: 'stripe',
     webhookSecret: config.webhookSecret,
@@ -80,7 +87,7 @@ export function stripeProcessor(
       let session: Stripe.Checkout.Session;
       if (purchase.kind === 'subscription') {
         const price = config.prices[purchase.tier];
-        session = await stripe.checkout.sessions.create({
+        session = await (await stripe()).checkout.sessions.create({
           mode: 'subscription',
           line_items: [
             price === undefined
@@ -102,7 +109,7 @@ export function stripeProcessor(
           cancel_url: request.cancelUrl,
         });
       } else {
-        session = await stripe.checkout.sessions.create({
+        session = await (await stripe()).checkout.sessions.create({
           mode: 'payment',
           line_items: [
             {

@@ -1,6 +1,5 @@
 import { StorefrontError } from '@storefront/core';
 import express, { type Request, Router } from 'express';
-import Stripe from 'stripe';
 import type { AppDeps } from '../app.js';
 import { applyEvent, type ProcessorEvent } from '../billing/events.js';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../billing/plans.js';
 import type { PaymentProcessor, Purchase } from '../billing/processor.js';
 import { liveSubscriptionOf, saveCheckout, usageByDay } from '../billing/store.js';
+import { loadStripe } from '../billing/stripe-module.js';
 import { bearerKey, hashKey, isKeyShaped } from '../metering/keys.js';
 import { findKeyByHash, type KeyRecord } from '../metering/store.js';
 import { tierPlans } from '../metering/tiers.js';
@@ -113,6 +113,7 @@ export function billingRoutes(deps: AppDeps, processor: PaymentProcessor): Route
           details: [{ param: 'Stripe-Signature', message: 'Expected a signed webhook' }],
         });
       }
+      const Stripe = await loadStripe();
       let verified: unknown;
       try {
         verified = Stripe.webhooks.constructEvent(raw, signature, processor.webhookSecret);
