@@ -452,6 +452,28 @@ describe('the development checkout', () => {
     expect((await balance(key)).credits).toBe(12_332);
   });
 
+  it('shows a subscription with one form per action, and its Renew form renews', async () => {
+    const key = await mint('live');
+    const subscribed = await subscribeAndPay(key, 'pro');
+    const sub = subscribed.subscription as Body;
+    expect(await call(key)).toBe(200);
+    const res = await fetch(`${base}/dev-checkout/subscriptions/${sub.id as string}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<html lang="en">/);
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+    const actions = [...html.matchAll(/<form method="post" action="([^"]+)">/g)].map((m) => m[1]);
+    expect(actions).toEqual(
+      ['renew', 'fail', 'cancel', 'resume', 'end'].map(
+        (action) => `/dev-checkout/subscriptions/${sub.id as string}/${action}`,
+      ),
+    );
+    const renewed = await fetch(`${base}${actions[0]}`, { method: 'POST', redirect: 'manual' });
+    expect(renewed.status).toBe(303);
+    expect(renewed.headers.get('location')).toBe('/developers?subscription=renew');
+    expect((await balance(key)).included_remaining).toBe(50_000);
+  });
+
   it('answers an unknown checkout with an HTML 404', async () => {
     const res = await fetch(`${base}/dev-checkout/cs_dev_${'0'.repeat(24)}`);
     expect(res.status).toBe(404);
@@ -623,6 +645,32 @@ describe('events out of order', () => {
     const checkout = await deliver(sessionCompleted({ keyId: key.keyId, subscription }));
     expect(checkout.body.outcome).toMatch(/already granted/);
     expect((await grants(key.keyId)).map((g) => g.route)).toEqual(['billing/renew']);
+  });
+
+  it('grants once when a checkout and its first invoice arrive at the same time', async () => {
+    const key = await mint('live');
+    const subscription = `sub_test_${randomBytes(8).toString('hex')}`;
+    const checkout = sessionCompleted({ keyId: key.keyId, subscription, tier: 'business' });
+    const first = invoice('invoice.paid', {
+      subscription,
+      keyId: key.keyId,
+      tier: 'business',
+      reason: 'subscription_create',
+      start: unix(Date.now()),
+    });
+    const answers = await Promise.all([
+      ...Array.from({ length: 3 }, () => deliver(checkout)),
+      ...Array.from({ length: 3 }, () => deliver(first)),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    expect(await grants(key.keyId)).toEqual([
+      expect.objectContaining({ route: 'billing/subscribe', units: 1_000_000 }),
+    ]);
+    expect(await balance(key)).toMatchObject({
+      tier: 'business',
+      included_remaining: 1_000_000,
+      subscription: { status: 'active', current_period_end: expect.any(String) },
+    });
   });
 
   it('grants nothing for a checkout whose subscription was deleted first', async () => {

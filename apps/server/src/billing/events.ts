@@ -318,9 +318,10 @@ async function subscriptionDeleted(
     const keyId = text(meta.keyId);
     const tier = isPaidTier(meta.tier) ? meta.tier : 'pro';
     const known = keyId !== null && (await keyExists(tx, keyId));
-    await tx.query(
+    const { rows } = await tx.query(
       `INSERT INTO subscriptions (id, key_id, tier, customer, status, ends_at, last_event_at)
-       VALUES ($1, $2, $3, $4, 'ended', $5, $6)`,
+       VALUES ($1, $2, $3, $4, 'ended', $5, $6)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
       [
         id,
         known ? keyId : null,
@@ -330,7 +331,10 @@ async function subscriptionDeleted(
         new Date(event.created * 1000),
       ],
     );
-    return `applied: ${id} ended before its checkout arrived`;
+    if (rows.length > 0) return `applied: ${id} ended before its checkout arrived`;
+    // Its first event was being applied at the same time: end it as usual.
+    sub = await findSubscription(tx, id, { lock: true });
+    if (sub === null) throw new Error(`subscription ${id} vanished`);
   }
   if (sub.status === 'ended') return `ignored: ${id} had already ended`;
   await tx.query(
@@ -358,7 +362,9 @@ async function insertSubscription(
   customer: string | null,
 ): Promise<SubscriptionRecord> {
   await tx.query(
-    `INSERT INTO subscriptions (id, key_id, tier, customer, status) VALUES ($1, $2, $3, $4, 'active')`,
+    // Two first events of one subscription may race: the second waits, then finds it.
+    `INSERT INTO subscriptions (id, key_id, tier, customer, status) VALUES ($1, $2, $3, $4, 'active')
+     ON CONFLICT (id) DO NOTHING`,
     [id, keyId, tier, customer],
   );
   const sub = await findSubscription(tx, id, { lock: true });

@@ -20,8 +20,8 @@ import { tierPlans } from '../metering/tiers.js';
 /** The webhook's path (DESIGN §7). */
 export const WEBHOOK_PATH = '/api/webhooks/payments';
 
-/** Largest webhook body read (Stripe's events are a few KiB). */
-const WEBHOOK_BODY_LIMIT = '256kb';
+/** Largest webhook body read (Stripe's events are a few KiB; an invoice with many lines more). */
+const WEBHOOK_BODY_LIMIT = '1mb';
 
 /**
  * `POST /api/dev/subscribe`, `POST /api/dev/topup`, `GET /api/dev/usage` and the

@@ -11,7 +11,12 @@ import {
 import type { ProcessorEvent } from '../billing/events.js';
 import { centsToUsd } from '../billing/plans.js';
 import type { PaymentProcessor } from '../billing/processor.js';
-import { type CheckoutRecord, findCheckout, findSubscription } from '../billing/store.js';
+import {
+  type CheckoutRecord,
+  findCheckout,
+  findSubscription,
+  type SubscriptionRecord,
+} from '../billing/store.js';
 import { tierPlans } from '../metering/tiers.js';
 import { WEBHOOK_PATH } from './billing.js';
 import { escapeHtml } from './developers.js';
@@ -20,6 +25,7 @@ const CSS = `
 body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a;background:#fff}
 h1{font-size:1.6rem}.note{border-left:4px solid #d80;padding:.2rem .8rem;background:#fff8ee}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{font-weight:600}dd{margin:0}
+form{margin:.8rem 0}form span{display:block;color:#555;font-size:.9rem}
 button{font:inherit;padding:.5rem 1.4rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;cursor:pointer}
 button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 `;
@@ -41,7 +47,8 @@ const SUBSCRIPTION_ID = /^sub_dev_[0-9a-f]{24}$/;
  * production refuses to start without Stripe): `GET /dev-checkout/<id>` shows what is
  * bought with a Pay button; `POST /dev-checkout/<id>/pay` sends the webhook Stripe
  * would send, signed, to this service's own webhook over HTTP, then sends the browser
- * to /developers. `POST /dev-checkout/subscriptions/<id>/<action>` sends a renewal
+ * to /developers. `GET /dev-checkout/subscriptions/<id>` shows a subscription with a
+ * button per action; `POST /dev-checkout/subscriptions/<id>/<action>` sends a renewal
  * (`renew`), a failed renewal (`fail`), a cancellation at period end (`cancel`), its
  * undoing (`resume`) or the subscription's end (`end`).
  */
@@ -96,6 +103,17 @@ export function devCheckoutRoutes(deps: AppDeps, processor: PaymentProcessor): R
         ? `/developers?upgraded=${purchase.tier}`
         : `/developers?topup=${purchase.credits}`,
     );
+  });
+
+  router.get('/dev-checkout/subscriptions/:id', async (req, res) => {
+    const sub = SUBSCRIPTION_ID.test(req.params.id)
+      ? await findSubscription(deps.db, req.params.id)
+      : null;
+    if (sub === null) {
+      page(res, 404, 'Subscription not found', notFoundBody());
+      return;
+    }
+    page(res, 200, 'Development subscription', subscriptionBody(sub));
   });
 
   router.post('/dev-checkout/subscriptions/:id/:action', async (req, res) => {
@@ -165,6 +183,49 @@ function checkoutBody(checkout: CheckoutRecord): string {
 <p id="pay-help">Paying sends the signed payment webhook to this service and returns you to the developer portal.</p>
 </form>
 <p><a href="/developers?checkout=cancelled">Cancel and return to the developer portal</a></p>`;
+}
+
+/** What each development action sends, as its button says it. */
+const ACTION_LABELS: Readonly<Record<DevSubscriptionAction, [string, string]>> = {
+  renew: [
+    'Renew: pay the next period',
+    'invoice.paid (subscription_cycle): the allowance is refreshed',
+  ],
+  fail: [
+    'Fail the next payment',
+    'invoice.payment_failed: the plan ends when the paid period does',
+  ],
+  cancel: ['Cancel at period end', 'customer.subscription.updated with cancel_at_period_end'],
+  resume: [
+    'Resume (undo the cancellation)',
+    'customer.subscription.updated without cancel_at_period_end',
+  ],
+  end: ['End now', 'customer.subscription.deleted: the plan ends at once'],
+};
+
+function subscriptionBody(sub: SubscriptionRecord): string {
+  const rows: [string, string][] = [
+    ['Subscription', sub.id],
+    ['Plan', sub.tier],
+    ['Key', sub.keyId ?? 'none'],
+    ['Status', sub.status],
+    ['Period ends', sub.currentPeriodEnd ?? 'not known yet'],
+    ['Plan ends', sub.endsAt ?? 'not scheduled'],
+  ];
+  const forms = DEV_SUBSCRIPTION_ACTIONS.map((action, i) => {
+    const [label, help] = ACTION_LABELS[action];
+    return `<form method="post" action="/dev-checkout/subscriptions/${escapeHtml(sub.id)}/${action}">
+<button type="submit" aria-describedby="help-${i}">${escapeHtml(label)}</button>
+<span id="help-${i}">${escapeHtml(help)}</span>
+</form>`;
+  }).join('\n');
+  return `<h1>Development subscription</h1>
+<p class="note" role="note">Each button sends the signed webhook event Stripe would send, to this service's own webhook.</p>
+<dl>
+${rows.map(([dt, dd]) => `<dt>${escapeHtml(dt)}</dt><dd>${escapeHtml(dd)}</dd>`).join('\n')}
+</dl>
+${forms}
+<p><a href="/developers">Return to the developer portal</a></p>`;
 }
 
 function notFoundBody(): string {
