@@ -537,6 +537,8 @@ export interface LedgerEntry {
   readonly requestId: string | null;
   readonly createdAt: string;
   readonly finishedAt: string | null;
+  /** The payment processor event of a grant (`outcome: granted`); null for calls. */
+  readonly eventId: string | null;
 }
 
 /** A key's ledger, oldest first, `limit` rows after id `after`. */
@@ -560,6 +562,7 @@ export async function ledgerFor(
     request_id: string | null;
     created_at: Date | string;
     finished_at: Date | string | null;
+    event_id: string | null;
   }>(`SELECT * FROM ledger WHERE key_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [
     keyId,
     options.after ?? '0',
@@ -580,5 +583,6 @@ export async function ledgerFor(
     requestId: row.request_id,
     createdAt: iso(row.created_at) as string,
     finishedAt: iso(row.finished_at),
+    eventId: row.event_id,
   }));
 }
