@@ -723,6 +723,43 @@ describe('events out of order', () => {
     });
   });
 
+  it('lets a late paid retry of an ended-unpaid subscription grant nothing once the key subscribed again', async () => {
+    const key = await mint('live');
+    const old = `sub_test_${randomBytes(8).toString('hex')}`;
+    const start = unix(Date.now()) - 40 * DAY;
+    await deliver(sessionCompleted({ keyId: key.keyId, subscription: old, tier: 'pro' }));
+    // Its renewal fails; the period paid for ended ten days ago, so the plan ends now.
+    const failed = await deliver(
+      invoice('invoice.payment_failed', {
+        subscription: old,
+        keyId: key.keyId,
+        tier: 'pro',
+        reason: 'subscription_cycle',
+        start: start + 30 * DAY,
+      }),
+    );
+    expect(failed.body.outcome).toMatch(/payment for .* failed/);
+    expect(await balance(key)).toMatchObject({ tier: 'prepaid', included_remaining: 0 });
+    // The key subscribes again, to business.
+    expect(await subscribeAndPay(key, 'business')).toMatchObject({ tier: 'business' });
+    const late = await deliver(
+      invoice('invoice.paid', {
+        subscription: old,
+        keyId: key.keyId,
+        tier: 'pro',
+        reason: 'subscription_cycle',
+        start: start + 30 * DAY,
+      }),
+    );
+    expect(late.body.outcome).toMatch(/grants nothing/);
+    expect(await balance(key)).toMatchObject({ tier: 'business', included_remaining: 1_000_000 });
+    expect((await grants(key.keyId)).map((g) => g.route)).toEqual([
+      'billing/subscribe',
+      'billing/lapse',
+      'billing/subscribe',
+    ]);
+  });
+
   it('ignores a renewal of a subscription it cannot attribute', async () => {
     const res = await deliver(
       stripeEvent('invoice.paid', {

@@ -200,6 +200,19 @@ async function invoicePaid(
   if (sub.grantedThrough !== null && period.end <= new Date(sub.grantedThrough)) {
     return `ignored: the period of this renewal of ${sub.id} was already granted`;
   }
+  // A key holds one plan: a renewal of a subscription the key has since left (it
+  // subscribed again after this one's plan ended) is recorded but changes nothing.
+  const holder = await tx.query<{ subscription_id: string | null }>(
+    'SELECT subscription_id FROM api_keys WHERE key_id = $1 FOR UPDATE',
+    [sub.keyId],
+  );
+  const current = holder.rows[0]?.subscription_id ?? null;
+  if (current !== null && current !== sub.id) {
+    const other = await findSubscription(tx, current);
+    if (other !== null && other.status !== 'ended') {
+      return `ignored: ${sub.keyId} is now on subscription ${current}; this renewal of ${sub.id} grants nothing`;
+    }
+  }
   // A renewal paid after a failed payment resumes the plan; a cancellation stays.
   const endsAt = sub.status === 'canceling' ? sub.endsAt : null;
   await grantPlan(
