@@ -115,7 +115,7 @@
             { class: 'ok', role: 'status' },
             el('p', {}, `Signed by ${a.address} (${a.alg}); contentHash ${a.contentHash}.`),
           ),
-          el('pre', { id: 'try-json', tabindex: '0' }, el('code', {}, text)),
+          el('pre', { id: 'try-json', class: 'result', tabindex: '0' }, el('code', {}, text)),
           copyButton('#try-json', 'Copy the result'),
           el(
             'p',
@@ -186,7 +186,7 @@
         rows.push(row('allowance left', body.included_remaining ?? 'unmetered'));
       }
       rows.push(row('created', body.createdAt), row('last used', body.lastUsedAt ?? 'never'));
-      show(out, el('dl', { class: 'checks', id: 'balance' }, ...rows.flat()));
+      show(out, el('dl', { class: 'checks', id: 'balance-rows' }, ...rows.flat()));
       await usage(headers);
     } catch (error) {
       show(out, problem(`No balance: ${error.message}`));
