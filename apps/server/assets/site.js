@@ -225,7 +225,7 @@
       if (text !== undefined) node.textContent = text;
       return node;
     };
-    const step = 24;
+    const step = Math.min(60, Math.max(24, Math.floor(300 / days.length)));
     const width = Math.max(240, days.length * step + 20);
     const height = 150;
     const top = 20;

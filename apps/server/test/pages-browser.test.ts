@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGES } from '../src/pages/layout.js';
+import { PAGE_BUDGET_BYTES, PAGES } from '../src/pages/layout.js';
 import { testApp } from './helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';
@@ -306,7 +306,8 @@ describe.skipIf(!HAVE_CHROMIUM)('accessibility of every page (axe-core)', () => 
     '%s has no serious or critical violation',
     async (path) => {
       const { page, problems } = await tab();
-      await page.goto(`${base}${path}`);
+      const response = await page.goto(`${base}${path}`);
+      expect((await response?.body())?.length).toBeLessThan(PAGE_BUDGET_BYTES);
       await page.addScriptTag({ url: AXE_PATH });
       const found = (await page.evaluate(async () => {
         const axe = (
