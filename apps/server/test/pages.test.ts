@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { fc, test as prop } from '@fast-check/vitest';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dollars } from '../src/doors/x402/terms.js';
 import { tierPlans } from '../src/metering/tiers.js';
 import { SITE_CSS, SITE_JS, verifierAsset } from '../src/pages/assets.js';
-import { escapeHtml } from '../src/pages/html.js';
+import { escapeHtml, html } from '../src/pages/html.js';
 import { PAGE_BUDGET_BYTES, PAGE_CSP, PAGES } from '../src/pages/layout.js';
 import { CHARGE_RULES } from '../src/pipeline/charge.js';
 import { REGISTRY } from '../src/registry/index.js';
@@ -220,4 +221,28 @@ describe('what the pages say', () => {
       expect(res.text).toBe(page('/developers'));
     }
   });
+});
+
+describe('the html template', () => {
+  prop.prop([fc.string({ unit: 'binary' }), fc.string()])(
+    'escapes any interpolated value, which decodes back to itself',
+    (text, attribute) => {
+      const out = html`<p title="${attribute}">${text}</p>`.text;
+      const match = /^<p title="([^"]*)">([^<>]*)<\/p>$/.exec(out);
+      expect(match).not.toBeNull();
+      expect(decode(match![1]!)).toBe(attribute);
+      expect(decode(match![2]!)).toBe(text);
+    },
+  );
+
+  prop.prop([fc.array(fc.string(), { maxLength: 5 })])(
+    'joins arrays, nests fragments unescaped and renders the same bytes twice',
+    (items) => {
+      const render = () => html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`.text;
+      expect(render()).toBe(
+        `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`,
+      );
+      expect(render()).toBe(render());
+    },
+  );
 });
