@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dollars } from '../src/doors/x402/terms.js';
+import { escapeHtml } from '../src/pages/html.js';
 import { PAGE_CSP } from '../src/pages/layout.js';
 import { REGISTRY } from '../src/registry/index.js';
-import { developersPage, escapeHtml } from '../src/routes/developers.js';
-import { testApp } from './helpers.js';
+import { developersPage } from '../src/routes/developers.js';
+import { decodeHtml as decode, testApp } from './helpers.js';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 let base: string;
@@ -22,15 +23,6 @@ function textOf(html: string, id: string): string {
   const match = new RegExp(`<code id="${id}">([^<]*)</code>`).exec(html);
   if (match === null) throw new Error(`No <code id="${id}">`);
   return decode(match[1]!);
-}
-
-function decode(text: string): string {
-  return text
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&amp;', '&');
 }
 
 describe('GET /developers', () => {

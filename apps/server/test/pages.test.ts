@@ -9,7 +9,7 @@ import { escapeHtml, html } from '../src/pages/html.js';
 import { PAGE_BUDGET_BYTES, PAGE_CSP, PAGES } from '../src/pages/layout.js';
 import { CHARGE_RULES } from '../src/pipeline/charge.js';
 import { REGISTRY } from '../src/registry/index.js';
-import { testApp } from './helpers.js';
+import { decodeHtml as decode, testApp } from './helpers.js';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 const pages = new Map<string, string>();
@@ -24,15 +24,6 @@ function page(path: string): string {
   const html = pages.get(path);
   if (html === undefined) throw new Error(`No page ${path}`);
   return html;
-}
-
-function decode(text: string): string {
-  return text
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&amp;', '&');
 }
 
 describe('the pages', () => {

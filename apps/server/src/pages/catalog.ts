@@ -1,5 +1,5 @@
 import { dollars } from '../doors/x402/terms.js';
-import { creditsFor, type TierPlan } from '../metering/tiers.js';
+import { creditsFor, type TierPlan, UNITS_PER_CREDIT } from '../metering/tiers.js';
 import type { AnyRoute } from '../registry/types.js';
 import { grouped, type Html, html, prose } from './html.js';
 
@@ -47,3 +47,9 @@ export function monthly(plan: TierPlan): string {
 
 /** Suggested top-up packs in dollars; any whole amount from 1 up is accepted by the form. */
 export const TOPUP_PACKS_USD = [10, 50, 200] as const;
+
+/** Credits one dollar buys (USDC has 6 decimals; 1 credit = {@link UNITS_PER_CREDIT} units). */
+export const CREDITS_PER_USD = 1_000_000 / UNITS_PER_CREDIT;
+
+/** What one credit is worth, as `$0.001`. */
+export const CREDIT_PRICE = dollars(UNITS_PER_CREDIT);

@@ -1,7 +1,15 @@
 import { dollars } from '../doors/x402/terms.js';
-import { creditsFor, type Tier, type TierPlan, UNITS_PER_CREDIT } from '../metering/tiers.js';
+import { creditsFor, type Tier, type TierPlan } from '../metering/tiers.js';
 import type { AnyRoute } from '../registry/types.js';
-import { allowance, creditsOf, monthly, priceOf, TOPUP_PACKS_USD } from './catalog.js';
+import {
+  allowance,
+  CREDIT_PRICE,
+  CREDITS_PER_USD,
+  creditsOf,
+  monthly,
+  priceOf,
+  TOPUP_PACKS_USD,
+} from './catalog.js';
 import { grouped, html } from './html.js';
 import { layout } from './layout.js';
 
@@ -14,9 +22,6 @@ export interface PricingInput {
 export const SHOWN_TIERS = ['sandbox', 'pro', 'business', 'enterprise'] as const;
 /** The tiers a checkout can subscribe to. */
 export const PAID_TIERS = ['pro', 'business', 'enterprise'] as const;
-
-/** Credits one dollar buys (1 credit = $0.001). */
-export const CREDITS_PER_USD = 1_000_000 / UNITS_PER_CREDIT;
 
 function rate(plan: TierPlan): string {
   return `${grouped(plan.perMinute)} per minute`;
@@ -50,7 +55,7 @@ export function pricingPage(input: PricingInput): string {
 <tbody>
 ${rows}</tbody>
 </table>
-<p>One call of any route is one unit of a plan's allowance. Beyond it, purchased credits pay the route's price (1 credit = $0.001, at least 1 credit a call). Allowances refresh when the monthly renewal is paid. Payments are non-refundable: see the <a href="/terms">terms</a>.</p>
+<p>One call of any route is one unit of a plan's allowance. Beyond it, purchased credits pay the route's price (1 credit = ${CREDIT_PRICE}, at least 1 credit a call). Allowances refresh when the monthly renewal is paid. Payments are non-refundable: see the <a href="/terms">terms</a>.</p>
 
 <h2 id="subscribe">Subscribe</h2>
 <p>A plan is set on a live key (<code>mk_live_</code>): <a href="/developers#key">mint one</a> first, paste it here, and pay at checkout. You come back to the developer page with the plan applied.</p>

@@ -1,5 +1,6 @@
 import { CHARGE_RULES } from '../pipeline/charge.js';
 import type { AnyRoute, ChargeRule } from '../registry/types.js';
+import { KEYS_PER_IP_PER_HOUR } from '../routes/dev-keys.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 
@@ -47,7 +48,7 @@ ${rules}</tbody>
 </ul>
 
 <h2 id="keys">Keys</h2>
-<p>Keys are issued without an account, at most 20 per address per hour, and shown once: only their sha256 and last 4 characters are stored, so a lost key cannot be recovered. Keep a key secret; anyone holding it spends its balance.</p>`;
+<p>Keys are issued without an account, at most ${KEYS_PER_IP_PER_HOUR} per address per hour, and shown once: only their sha256 and last 4 characters are stored, so a lost key cannot be recovered. Keep a key secret; anyone holding it spends its balance.</p>`;
   return layout(
     {
       path: '/terms',

@@ -3,11 +3,19 @@ import {
   MESSAGE_TEMPLATE,
   type ServiceAttestationDocument,
 } from '@storefront/attest';
+import {
+  DEFAULT_ALLOWED_PORTS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_REDIRECTS,
+  DEFAULT_TIMEOUT_MS,
+  MAX_URL_LENGTH,
+} from '@storefront/safe-fetch';
 import { html } from './html.js';
 import { layout } from './layout.js';
 
 /** `/trust`: the signer keys, how receipts work, what is stored, how fetching is guarded. */
 export function trustPage(doc: ServiceAttestationDocument): string {
+  const ports = `${DEFAULT_ALLOWED_PORTS.slice(0, -1).join(', ')} and ${DEFAULT_ALLOWED_PORTS.at(-1)}`;
   const retired =
     doc.retired.length === 0
       ? html`<p>No key has been retired.</p>`
@@ -51,10 +59,10 @@ ${retired}
 <h2 id="ssrf">What the service will fetch</h2>
 <p>Every outbound request goes through one guarded fetcher:</p>
 <ul>
-<li>http and https only, no credentials in URLs, at most 2048 characters; ports 80, 443, 8080 and 8443 only;</li>
+<li>http and https only, no credentials in URLs, at most ${MAX_URL_LENGTH} characters; ports ${ports} only;</li>
 <li>public addresses only: every address a name resolves to is checked when the connection opens, and the connection is pinned to the checked address, so DNS rebinding cannot swap it; private, loopback, link-local, metadata, NAT64, 6to4 and other special ranges are refused;</li>
-<li>redirects are followed by hand, at most 10, each hop checked again, and credentials are never forwarded;</li>
-<li>one 5 second deadline covers the whole exchange, and the decoded body is capped at 10 MB, so compressed bombs stop at the cap.</li>
+<li>redirects are followed by hand, at most ${DEFAULT_MAX_REDIRECTS}, each hop checked again, and credentials are never forwarded;</li>
+<li>one ${DEFAULT_TIMEOUT_MS / 1000} second deadline covers the whole exchange, and the decoded body is capped at ${DEFAULT_MAX_BODY_BYTES / (1024 * 1024)} MiB, so compressed bombs stop at the cap.</li>
 </ul>
 <p>A refused target answers <code>blocked_ssrf</code> or <code>invalid_url</code> and is never charged.</p>`;
   return layout(

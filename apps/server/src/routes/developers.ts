@@ -2,15 +2,19 @@ import { Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { MCP_PATH, MCP_SERVER, mcpClientConfig } from '../mcp-identity.js';
 import { isTier, type TierPlan, tierPlans } from '../metering/tiers.js';
-import { allowance, productTable, TOPUP_PACKS_USD } from '../pages/catalog.js';
-import { grouped, html } from '../pages/html.js';
+import {
+  allowance,
+  CREDIT_PRICE,
+  CREDITS_PER_USD,
+  productTable,
+  TOPUP_PACKS_USD,
+} from '../pages/catalog.js';
+import { grouped, type Html, html } from '../pages/html.js';
 import { layout, PAGE_CSP } from '../pages/layout.js';
 import { REGISTRY } from '../registry/index.js';
 import type { AnyRoute } from '../registry/types.js';
 import { x402Live } from './discovery.js';
 import { MCP_WELL_KNOWN } from './mcp-discovery.js';
-
-export { escapeHtml } from '../pages/html.js';
 
 /** What the page is rendered from. */
 export interface DevelopersInput {
@@ -25,7 +29,7 @@ export interface DevelopersInput {
   readonly upgraded?: TierPlan | null;
 }
 
-function link(url: string, label: string, what: string): ReturnType<typeof html> {
+function link(url: string, label: string, what: string): Html {
   return html`<li><a href="${url}">${label}</a>: ${what}</li>\n`;
 }
 
@@ -63,7 +67,7 @@ ${upgraded}
 <nav aria-label="On this page"><ul><li><a href="#key">API key</a></li><li><a href="#balance">Balance</a></li><li><a href="#topup">Top up</a></li><li><a href="#x402">x402</a></li><li><a href="#mcp">MCP</a></li><li><a href="#verify">Verify</a></li><li><a href="#products">Products</a></li><li><a href="#links">Links</a></li></ul></nav>
 
 <h2 id="key">1. With an API key</h2>
-<p>Mint a key. It is shown once; a test key is a sandbox key (<code>mk_test_</code>, ${input.sandboxCalls ?? 'some'} free calls to try every route). A live key (<code>mk_live_</code>) spends prepaid credits or a plan's allowance: 1 credit = $0.001.</p>
+<p>Mint a key. It is shown once; a test key is a sandbox key (<code>mk_test_</code>, ${input.sandboxCalls ?? 'some'} free calls to try every route). A live key (<code>mk_live_</code>) spends prepaid credits or a plan's allowance: 1 credit = ${CREDIT_PRICE}.</p>
 <form id="mint-form" method="post" action="/api/dev/keys?live=false">
 <button type="submit" formaction="/api/dev/keys?live=false" data-env="test">Mint a test key</button>
 <button type="submit" class="secondary" formaction="/api/dev/keys?live=true" data-env="live">Mint a live key</button>
@@ -86,7 +90,7 @@ curl -s -H 'Authorization: Bearer &lt;key&gt;' '${base}/api/dev/balance'</code><
 <noscript><p class="muted">Checking a balance here needs JavaScript; <code>curl</code> above does the same.</p></noscript>
 
 <h2 id="topup">Top up a live key</h2>
-<p>Credits for a live key (<code>mk_live_</code>), paid once at checkout and added when the payment arrives: 1 credit = $0.001, so $1 buys 1,000 credits. Payments are non-refundable (<a href="/terms">terms</a>).</p>
+<p>Credits for a live key (<code>mk_live_</code>), paid once at checkout and added when the payment arrives: 1 credit = ${CREDIT_PRICE}, so $1 buys ${grouped(CREDITS_PER_USD)} credits. Payments are non-refundable (<a href="/terms">terms</a>).</p>
 <form id="topup-form">
 <label for="topup-key">Live key</label>
 <input id="topup-key" name="key" type="password" autocomplete="off" spellcheck="false" required data-key>
