@@ -39,6 +39,7 @@ const CHROMIUM_ARGS = [
 /** What the test reads of the page's globals (the test is compiled without the DOM types). */
 interface BrowserGlobals {
   readonly navigator: { readonly clipboard: { readText(): Promise<string> } };
+  readonly document: { readonly activeElement: { readonly id: string } };
 }
 
 /** How long a poll waits for the page (a busy two-core machine can be slow). */
@@ -331,6 +332,33 @@ describe.skipIf(!HAVE_CHROMIUM)(
       if (Object.keys(results).length > 0) {
         writeFileSync(join(ARTIFACTS, 'axe.json'), `${JSON.stringify(results, null, 2)}\n`);
       }
+    });
+
+    it('the first Tab shows the skip link, with a visible focus ring, and it moves to main', async () => {
+      const { page, problems } = await tab();
+      await page.goto(`${base}/pricing`);
+      await page.keyboard.press('Tab');
+      const skip = page.locator('a.skip');
+      expect(await skip.evaluate((node) => node === node.ownerDocument.activeElement)).toBe(true);
+      const box = await skip.boundingBox();
+      expect(box?.x).toBeGreaterThanOrEqual(0);
+      const outline = await skip.evaluate((node) => {
+        const style = node.ownerDocument.defaultView?.getComputedStyle(node);
+        return `${style?.outlineStyle} ${style?.outlineWidth}`;
+      });
+      expect(outline).toBe('solid 3px');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(
+          () =>
+            page.evaluate(
+              () => (globalThis as unknown as BrowserGlobals).document.activeElement.id,
+            ),
+          POLL,
+        )
+        .toBe('main');
+      expect(problems).toStrictEqual([]);
+      await page.close();
     });
 
     it.each([...PAGES.map((page) => page.path), '/developers?upgraded=pro'])(
