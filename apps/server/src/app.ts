@@ -29,6 +29,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { mcpDiscoveryRoutes } from './routes/mcp-discovery.js';
+import { pageRoutes } from './routes/pages.js';
 import { signalRoutes } from './routes/signal.js';
 import type { Compute } from './work/compute.js';
 
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(mcpDiscoveryRoutes(deps));
   app.use(mcpRoutes(deps, doors));
   app.use(developerRoutes(deps));
+  app.use(pageRoutes(deps));
   app.use(devKeyRoutes(deps));
   const processor = deps.processor ?? paymentProcessor(deps.config);
   app.use(billingRoutes(deps, processor));
