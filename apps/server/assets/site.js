@@ -185,6 +185,15 @@
         rows.push(row('credits', body.credits));
         rows.push(row('allowance left', body.included_remaining ?? 'unmetered'));
       }
+      const sub = body.subscription;
+      if (sub) {
+        const until = sub.ends_at
+          ? `, ends ${sub.ends_at.slice(0, 10)}`
+          : sub.current_period_end
+            ? `, renews ${sub.current_period_end.slice(0, 10)}`
+            : '';
+        rows.push(row('subscription', `${sub.tier}, ${sub.status.replace('_', ' ')}${until}`));
+      }
       rows.push(row('created', body.createdAt), row('last used', body.lastUsedAt ?? 'never'));
       show(out, el('dl', { class: 'checks', id: 'balance-rows' }, ...rows.flat()));
       await usage(headers);
@@ -209,7 +218,7 @@
       return;
     }
     const days = Array.isArray(body?.days) ? body.days.slice(-31) : [];
-    if (days.length === 0) {
+    if (!days.some((d) => d.calls > 0)) {
       show(out, el('p', { class: 'muted' }, 'No calls yet.'));
       return;
     }
@@ -280,8 +289,10 @@
       event.preventDefault();
       checkBalance($('#balance-key').value.trim());
     });
-    // Back from a paid checkout: show the new tier at once when the key is known.
-    if ($('#upgraded') && $('#balance-key').value) checkBalance($('#balance-key').value.trim());
+    // Back from a paid checkout or a subscription change: show the key's balance at once
+    // when the key is known on this tab.
+    const back = $('#upgraded') || $('#topped-up') || $('#subscription-action');
+    if (back && $('#balance-key').value) checkBalance($('#balance-key').value.trim());
   }
 
   // Checkout: top-up on `/developers`, subscription on `/pricing`; both go to the
@@ -290,14 +301,11 @@
     show(out, el('p', {}, `Opening ${label}…`));
     try {
       const body = await json(await fetch(path, { method: 'POST' }));
-      show(
-        out,
-        el(
-          'p',
-          { role: 'status' },
-          `Going to checkout${body.credits ? ` for ${body.credits} credits` : ''}…`,
-        ),
-      );
+      const usd = Number.isInteger(body.usd) ? `$${body.usd}` : `$${body.usd.toFixed(2)}`;
+      const what = body.tier
+        ? `the ${body.tier} plan, ${usd} a month`
+        : `${body.credits} credits, ${usd}`;
+      show(out, el('p', { role: 'status' }, `Going to checkout ${body.checkoutId} for ${what}…`));
       location.assign(body.url);
     } catch (error) {
       show(out, problem(`No checkout: ${error.message}`));

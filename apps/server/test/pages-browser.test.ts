@@ -6,8 +6,8 @@
  *
  * Without `/usr/bin/chromium` (or `CHROMIUM_PATH`) the file is skipped locally and
  * fails in CI (`CI=true`), where `.ci/run` installs Debian's `chromium`. The billing
- * steps (subscribe, pay, top up) run only when `POST /api/dev/subscribe` and
- * `POST /api/dev/topup` exist on the service: they are probed at start-up.
+ * steps (subscribe, pay, top up) go through the development payment processor: its
+ * checkout page, its Pay form and its signed webhook to this same app.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -64,8 +64,6 @@ let base: string;
 let t: Awaited<ReturnType<typeof testApp>>;
 let context: BrowserContext;
 let userDataDir: string;
-/** Whether the billing routes exist (i18-billing merged): probed when the app starts. */
-const billing = { subscribe: false, topup: false, usage: false };
 
 /** Start the app on a loopback port whose address is its public base URL. */
 async function startServer(): Promise<void> {
@@ -77,27 +75,10 @@ async function startServer(): Promise<void> {
   server.on('request', t.app);
 }
 
-/** True unless the route answers the JSON 404 of a path the service does not have. */
-async function routeExists(method: string, path: string): Promise<boolean> {
-  const res = await fetch(`${base}${path}`, { method });
-  const body = (await res.json().catch(() => null)) as { error?: string } | null;
-  return !(res.status === 404 && body?.error === 'not_found');
-}
-
 if (HAVE_CHROMIUM) {
-  // The app starts while the file is collected, so that the billing probe can decide
-  // which steps run (`it.skipIf` is read at collection).
-  await startServer();
-  billing.subscribe = await routeExists('POST', '/api/dev/subscribe');
-  billing.topup = await routeExists('POST', '/api/dev/topup');
-  billing.usage = await routeExists('GET', '/api/dev/usage');
-  if (!billing.subscribe || !billing.topup) {
-    console.warn(
-      'pages-browser.test.ts: POST /api/dev/subscribe or /api/dev/topup answers 404 (the billing routes of i18-billing are not merged): the subscribe, pay and top-up steps are skipped',
-    );
-  }
   // Start-up is measured in seconds of CPU on a busy machine: size the hooks for it.
   beforeAll(async () => {
+    await startServer();
     mkdirSync(ARTIFACTS, { recursive: true });
     userDataDir = mkdtempSync(join(tmpdir(), 'storefront-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -128,10 +109,7 @@ async function tab(): Promise<{ page: Page; problems: string[]; requests: string
   const requests: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
-    const url = message.location().url;
-    // Until the usage route exists its 404 is expected: the chart then renders nothing.
-    if (!billing.usage && url === `${base}/api/dev/usage`) return;
-    problems.push(`${message.text()} (${url})`);
+    problems.push(`${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
@@ -161,16 +139,39 @@ async function balance(page: Page): Promise<Record<string, string>> {
   return Object.fromEntries(terms.map((term, i) => [term, values[i] ?? '']));
 }
 
-/** Pay on the development checkout page (its Pay button submits a form). */
-async function pay(page: Page): Promise<void> {
-  await page.waitForURL(
-    (url) => !url.pathname.startsWith('/developers') && !url.pathname.startsWith('/pricing'),
-  );
-  await screenshot(page, 'checkout');
+/** The balance rows once they match `expected` (a check may still be on its way). */
+async function balanceMatching(page: Page, expected: Record<string, unknown>): Promise<void> {
+  await expect.poll(() => balance(page), POLL).toMatchObject(expected);
+}
+
+/**
+ * Pay on the development checkout page, which must show `item` and `amount`: its Pay
+ * button submits a form to the checkout, which answers 303 to /developers.
+ */
+async function pay(page: Page, item: string, amount: string, name: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname.startsWith('/dev-checkout/cs_dev_'));
+  const details = page.locator('dl');
+  expect(await details.textContent()).toContain(item);
+  expect(await details.textContent()).toContain(amount);
+  await screenshot(page, name);
   await Promise.all([
     page.waitForURL((url) => url.pathname === '/developers'),
-    page.getByRole('button', { name: /pay/i }).click(),
+    page.getByRole('button', { name: `Pay ${amount}` }).click(),
   ]);
+}
+
+/** One paid call with `key`, outside the browser: 8 credits, or one call of an allowance. */
+async function notarize(key: string): Promise<void> {
+  const res = await fetch(`${base}/buy/notarize?content=hello`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+}
+
+/** The usage chart's accessible name once it is drawn. */
+async function chartSummary(page: Page): Promise<string | null> {
+  return page.locator('#usage-chart').getAttribute('aria-label');
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('a newcomer in the browser', { timeout: 120_000 }, () => {
@@ -269,57 +270,69 @@ describe.skipIf(!HAVE_CHROMIUM)('a newcomer in the browser', { timeout: 120_000 
       calls: '0',
       'sandbox calls left': '100 of 100',
     });
-    if (billing.usage) {
-      await expect
-        .poll(() => page.locator('#usage').textContent(), POLL)
-        .toMatch(/No calls yet|Calls and credits per day/);
-    } else {
-      // No usage route yet: the chart renders nothing.
-      await expect.poll(() => page.locator('#usage').innerHTML(), POLL).toBe('');
-    }
+    // GET /api/dev/usage answers 30 days without a call: no chart, a sentence.
+    await expect.poll(() => page.locator('#usage').textContent(), POLL).toBe('No calls yet.');
     await screenshot(page, 'developers-balance');
     expect(problems).toStrictEqual([]);
     await page.close();
   });
 
-  it.skipIf(!billing.subscribe)(
-    'subscribes a live key to pro on /pricing, pays at checkout and sees the tier and allowance (needs POST /api/dev/subscribe from i18-billing)',
-    async () => {
-      const { page, problems } = await tab();
-      const key = await mint(page, 'Mint a live key');
-      expect(key).toMatch(/^mk_live_/);
-      await page.getByRole('link', { name: 'Pricing', exact: true }).click();
-      await page.waitForURL(`${base}/pricing`);
-      expect(await page.locator('#subscribe-key').inputValue()).toBe(key);
-      await page.getByRole('button', { name: /^Subscribe to pro/ }).click();
-      await pay(page);
-      expect(new URL(page.url()).searchParams.get('upgraded')).toBe('pro');
-      expect(await page.locator('#upgraded').textContent()).toContain('Subscribed to pro');
-      const rows = await balance(page);
-      expect(rows).toMatchObject({ tier: 'pro', 'allowance left': '50000' });
-      await screenshot(page, 'developers-upgraded');
-      expect(problems).toStrictEqual([]);
-      await page.close();
-    },
-  );
+  it('subscribes a live key to pro on /pricing, pays at checkout and sees the tier, allowance and usage', async () => {
+    const { page, problems } = await tab();
+    const key = await mint(page, 'Mint a live key');
+    expect(key).toMatch(/^mk_live_/);
+    await page.getByRole('link', { name: 'Pricing', exact: true }).click();
+    await page.waitForURL(`${base}/pricing`);
+    expect(await page.locator('#subscribe-key').inputValue()).toBe(key);
+    await page.getByRole('button', { name: /^Subscribe to pro/ }).click();
+    await pay(page, 'The pro plan, billed monthly', '$29.00 per month', 'checkout-pro');
+    expect(new URL(page.url()).searchParams.get('upgraded')).toBe('pro');
+    expect(await page.locator('#upgraded').textContent()).toContain('Subscribed to pro');
+    // The key is known on this tab: its balance is shown without a click.
+    await balanceMatching(page, {
+      key: `…${key.slice(-4)} (live)`,
+      tier: 'pro',
+      'allowance left': '50000',
+      credits: '0',
+    });
+    expect((await balance(page)).subscription).toMatch(/^pro, active, renews \d{4}-\d{2}-\d{2}$/);
+    await expect.poll(() => page.locator('#usage').textContent(), POLL).toBe('No calls yet.');
 
-  it.skipIf(!billing.topup)(
-    'tops up a live key on /developers, pays at checkout and sees the credits (needs POST /api/dev/topup from i18-billing)',
-    async () => {
-      const { page, problems } = await tab();
-      const key = await mint(page, 'Mint a live key');
-      await page.locator('#topup-usd').selectOption('10');
-      await page.getByRole('button', { name: 'Go to checkout' }).click();
-      await pay(page);
-      expect(await page.locator('#balance-key').inputValue()).toBe(key);
-      await page.getByRole('button', { name: 'Check the balance' }).click();
-      const rows = await balance(page);
-      expect(rows).toMatchObject({ tier: 'prepaid', credits: '10000' });
-      await screenshot(page, 'developers-topped-up');
-      expect(problems).toStrictEqual([]);
-      await page.close();
-    },
-  );
+    // One call from the allowance: the balance and the usage chart show it.
+    await notarize(key);
+    await page.getByRole('button', { name: 'Check the balance' }).click();
+    await balanceMatching(page, { tier: 'pro', 'allowance left': '49999', calls: '1' });
+    await expect.poll(() => chartSummary(page), POLL).toMatch(/: 1 calls, 0 credits$/);
+    await screenshot(page, 'developers-upgraded');
+    expect(problems).toStrictEqual([]);
+    await page.close();
+  });
+
+  it('tops up a live key on /developers, pays at checkout and sees the credits and usage', async () => {
+    const { page, problems } = await tab();
+    const key = await mint(page, 'Mint a live key');
+    expect(await page.locator('#topup-key').inputValue()).toBe(key);
+    await page.locator('#topup-usd').selectOption('10');
+    await page.getByRole('button', { name: 'Go to checkout' }).click();
+    await pay(page, '10,000 credits', '$10.00', 'checkout-topup');
+    expect(new URL(page.url()).searchParams.get('topup')).toBe('10000');
+    expect(await page.locator('#topped-up').textContent()).toContain('Paid: 10,000 credits');
+    await balanceMatching(page, {
+      key: `…${key.slice(-4)} (live)`,
+      tier: 'prepaid',
+      credits: '10000',
+    });
+    expect(await balance(page)).not.toHaveProperty('subscription');
+
+    // One call of /buy/notarize spends 8 credits: the balance and the chart show them.
+    await notarize(key);
+    await page.getByRole('button', { name: 'Check the balance' }).click();
+    await balanceMatching(page, { credits: '9992', calls: '1' });
+    await expect.poll(() => chartSummary(page), POLL).toMatch(/: 1 calls, 8 credits$/);
+    await screenshot(page, 'developers-topped-up');
+    expect(problems).toStrictEqual([]);
+    await page.close();
+  });
 });
 
 describe.skipIf(!HAVE_CHROMIUM)(
@@ -361,45 +374,46 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await page.close();
     });
 
-    it.each([...PAGES.map((page) => page.path), '/developers?upgraded=pro'])(
-      '%s has no serious or critical violation',
-      async (path) => {
-        const { page, problems } = await tab();
-        const response = await page.goto(`${base}${path}`);
-        expect((await response?.body())?.length).toBeLessThan(PAGE_BUDGET_BYTES);
-        await page.addScriptTag({ url: AXE_PATH });
-        const found = (await page.evaluate(async () => {
-          const axe = (
-            globalThis as unknown as {
-              axe: { run: (context: unknown, options: unknown) => Promise<unknown> };
-            }
-          ).axe;
-          return axe.run((globalThis as unknown as { document: unknown }).document, {
-            resultTypes: ['violations'],
-          });
-        })) as {
-          violations: {
-            id: string;
-            impact: string | null;
-            help: string;
-            nodes: { target: unknown }[];
-          }[];
-        };
-        const violations = found.violations.map((v) => ({
-          id: v.id,
-          impact: v.impact,
-          help: v.help,
-          targets: v.nodes.map((node) => node.target),
-        }));
-        results[path] = violations;
-        expect(
-          violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-        ).toStrictEqual([]);
-        const name = path === '/' ? 'home' : path.slice(1).replace(/[^a-z]+/g, '-');
-        await screenshot(page, name);
-        expect(problems).toStrictEqual([]);
-        await page.close();
-      },
-    );
+    it.each([
+      ...PAGES.map((page) => page.path),
+      '/developers?upgraded=pro',
+      '/developers?topup=10000',
+    ])('%s has no serious or critical violation', async (path) => {
+      const { page, problems } = await tab();
+      const response = await page.goto(`${base}${path}`);
+      expect((await response?.body())?.length).toBeLessThan(PAGE_BUDGET_BYTES);
+      await page.addScriptTag({ url: AXE_PATH });
+      const found = (await page.evaluate(async () => {
+        const axe = (
+          globalThis as unknown as {
+            axe: { run: (context: unknown, options: unknown) => Promise<unknown> };
+          }
+        ).axe;
+        return axe.run((globalThis as unknown as { document: unknown }).document, {
+          resultTypes: ['violations'],
+        });
+      })) as {
+        violations: {
+          id: string;
+          impact: string | null;
+          help: string;
+          nodes: { target: unknown }[];
+        }[];
+      };
+      const violations = found.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((node) => node.target),
+      }));
+      results[path] = violations;
+      expect(
+        violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+      ).toStrictEqual([]);
+      const name = path === '/' ? 'home' : path.slice(1).replace(/[^a-z]+/g, '-');
+      await screenshot(page, name);
+      expect(problems).toStrictEqual([]);
+      await page.close();
+    });
   },
 );

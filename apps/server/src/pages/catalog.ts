@@ -45,7 +45,10 @@ export function monthly(plan: TierPlan): string {
   return plan.monthlyUsd === 0 ? '$0' : `$${grouped(plan.monthlyUsd)} a month`;
 }
 
-/** Suggested top-up packs in dollars; any whole amount from 1 up is accepted by the form. */
+/**
+ * Suggested top-up packs in dollars; `POST /api/dev/topup` takes any amount from
+ * `TOPUP_MIN_USD` to `TOPUP_MAX_USD` (`billing/plans.ts`).
+ */
 export const TOPUP_PACKS_USD = [10, 50, 200] as const;
 
 /** Credits one dollar buys (USDC has 6 decimals; 1 credit = {@link UNITS_PER_CREDIT} units). */

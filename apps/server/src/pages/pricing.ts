@@ -1,3 +1,4 @@
+import { PAID_TIERS } from '../billing/plans.js';
 import { dollars } from '../doors/x402/terms.js';
 import { creditsFor, type Tier, type TierPlan } from '../metering/tiers.js';
 import type { AnyRoute } from '../registry/types.js';
@@ -20,8 +21,6 @@ export interface PricingInput {
 
 /** The tiers shown, in order: the spec's four (prepaid is a live key without a plan). */
 export const SHOWN_TIERS = ['sandbox', 'pro', 'business', 'enterprise'] as const;
-/** The tiers a checkout can subscribe to. */
-export const PAID_TIERS = ['pro', 'business', 'enterprise'] as const;
 
 function rate(plan: TierPlan): string {
   return `${grouped(plan.perMinute)} per minute`;
@@ -58,7 +57,7 @@ ${rows}</tbody>
 <p>One call of any route is one unit of a plan's allowance. Beyond it, purchased credits pay the route's price (1 credit = ${CREDIT_PRICE}, at least 1 credit a call). Allowances refresh when the monthly renewal is paid. Payments are non-refundable: see the <a href="/terms">terms</a>.</p>
 
 <h2 id="subscribe">Subscribe</h2>
-<p>A plan is set on a live key (<code>mk_live_</code>): <a href="/developers#key">mint one</a> first, paste it here, and pay at checkout. You come back to the developer page with the plan applied.</p>
+<p>A plan is set on a key: <a href="/developers#key">mint one</a> first (a live key, <code>mk_live_</code>; a test key that subscribes becomes live), paste it here, and pay at checkout. You come back to the developer page with the plan applied. A key holds one subscription at a time.</p>
 <form id="subscribe-form">
 <label for="subscribe-key">Live key</label>
 <input id="subscribe-key" name="key" type="password" autocomplete="off" spellcheck="false" required data-key>

@@ -18,8 +18,8 @@ import {
   type SubscriptionRecord,
 } from '../billing/store.js';
 import { tierPlans } from '../metering/tiers.js';
+import { escapeHtml } from '../pages/html.js';
 import { WEBHOOK_PATH } from './billing.js';
-import { escapeHtml } from './developers.js';
 
 const CSS = `
 body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a;background:#fff}

@@ -1,5 +1,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
+import { DEV_SUBSCRIPTION_ACTIONS, type DevSubscriptionAction } from '../billing/dev-events.js';
+import { CREDITS_PER_CENT, TOPUP_MAX_USD, TOPUP_MIN_USD } from '../billing/plans.js';
 import { MCP_PATH, MCP_SERVER, mcpClientConfig } from '../mcp-identity.js';
 import { isTier, type TierPlan, tierPlans } from '../metering/tiers.js';
 import {
@@ -27,6 +29,30 @@ export interface DevelopersInput {
   readonly routes: readonly AnyRoute[];
   /** The plan of `?upgraded=<tier>` after a paid checkout; null otherwise. */
   readonly upgraded?: TierPlan | null;
+  /** The credits of `?topup=<credits>` after a paid credit pack; null otherwise. */
+  readonly toppedUp?: number | null;
+  /** `?checkout=cancelled`: the buyer left the checkout without paying. */
+  readonly cancelled?: boolean;
+  /** `?subscription=<action>`: what the development subscription page just sent. */
+  readonly subscriptionAction?: DevSubscriptionAction | null;
+}
+
+/** What each development subscription action did, as the page confirms it. */
+const ACTION_DONE: Readonly<Record<DevSubscriptionAction, string>> = {
+  renew: 'The renewal was paid: the allowance is refreshed for the next period.',
+  fail: 'The renewal payment failed: the plan ends when the paid period does, unless a retry is paid.',
+  cancel: 'The subscription is cancelled at the end of the paid period.',
+  resume: 'The cancellation is undone: the subscription renews again.',
+  end: 'The subscription has ended: the key stays live without a plan.',
+};
+
+/** The `?topup=<credits>` values a paid credit pack can come back with. */
+export function topupCreditsOf(value: unknown): number | null {
+  if (typeof value !== 'string' || !/^[1-9][0-9]{0,9}$/.test(value)) return null;
+  const credits = Number(value);
+  const min = TOPUP_MIN_USD * 100 * CREDITS_PER_CENT;
+  const max = TOPUP_MAX_USD * 100 * CREDITS_PER_CENT;
+  return credits >= min && credits <= max && credits % CREDITS_PER_CENT === 0 ? credits : null;
 }
 
 function link(url: string, label: string, what: string): Html {
@@ -60,9 +86,19 @@ export function developersPage(input: DevelopersInput): string {
   const upgraded = input.upgraded
     ? html`<div class="ok" role="status" id="upgraded"><p><strong>Subscribed to ${input.upgraded.tier}</strong>: ${allowance(input.upgraded)} at ${grouped(input.upgraded.perMinute)} calls per minute, on the key you paid for. Check its balance below to see the tier and the allowance.</p></div>`
     : null;
+  const toppedUp =
+    input.toppedUp != null
+      ? html`<div class="ok" role="status" id="topped-up"><p><strong>Paid: ${grouped(input.toppedUp)} credits</strong> are added to the key you paid for as soon as the payment is confirmed (usually at once). Check its balance below to see them.</p></div>`
+      : null;
+  const cancelled = input.cancelled
+    ? html`<div class="note" role="status" id="checkout-cancelled"><p>Checkout cancelled: nothing was charged.</p></div>`
+    : null;
+  const action = input.subscriptionAction
+    ? html`<div class="note" role="status" id="subscription-action"><p>${ACTION_DONE[input.subscriptionAction]} Check the key's balance below to see its plan.</p></div>`
+    : null;
 
   const body = html`<h1>${MCP_SERVER.title} for developers</h1>
-${upgraded}
+${upgraded}${toppedUp}${cancelled}${action}
 <p>Deterministic web-data products over HTTP, each answer signed with a receipt anyone can verify offline. Base URL: <code>${base}</code> (version ${input.version}).</p>
 <nav aria-label="On this page"><ul><li><a href="#key">API key</a></li><li><a href="#balance">Balance</a></li><li><a href="#topup">Top up</a></li><li><a href="#x402">x402</a></li><li><a href="#mcp">MCP</a></li><li><a href="#verify">Verify</a></li><li><a href="#products">Products</a></li><li><a href="#links">Links</a></li></ul></nav>
 
@@ -159,6 +195,19 @@ export function developerRoutes(deps: AppDeps): Router {
   router.get('/developers', (req, res) => {
     res.setHeader('Content-Security-Policy', PAGE_CSP);
     const tier = req.query.upgraded;
+    const credits = topupCreditsOf(req.query.topup);
+    const cancelled = req.query.checkout === 'cancelled';
+    const action = DEV_SUBSCRIPTION_ACTIONS.find((name) => name === req.query.subscription);
+    if (credits !== null || cancelled || action !== undefined) {
+      // Back from a checkout or a development subscription action: rendered per request.
+      res.setHeader('Cache-Control', 'no-store');
+      res
+        .type('html')
+        .send(
+          developersPage({ ...input, toppedUp: credits, cancelled, subscriptionAction: action }),
+        );
+      return;
+    }
     if (isTier(tier) && tier !== 'sandbox' && tier !== 'prepaid') {
       let upgraded = upgradedPages.get(tier);
       if (upgraded === undefined) {
