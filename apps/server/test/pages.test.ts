@@ -9,6 +9,7 @@ import { escapeHtml, html } from '../src/pages/html.js';
 import { PAGE_BUDGET_BYTES, PAGE_CSP, PAGES } from '../src/pages/layout.js';
 import { CHARGE_RULES } from '../src/pipeline/charge.js';
 import { REGISTRY } from '../src/registry/index.js';
+import { DEV_CHECKOUT_CSP } from '../src/routes/dev-checkout.js';
 import { decodeHtml as decode, testApp } from './helpers.js';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -211,6 +212,75 @@ describe('what the pages say', () => {
       expect(res.text).not.toContain('Subscribed to');
       expect(res.text).toBe(page('/developers'));
     }
+  });
+});
+
+describe('/developers back from a checkout', () => {
+  it('?topup=<credits> confirms the credits of a pack billing can sell, nothing else', async () => {
+    const res = await request(t.app).get('/developers?topup=10000').expect(200);
+    expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.text).toContain('<strong>Paid: 10,000 credits</strong>');
+    expect(res.text).toContain('id="topped-up"');
+    // $5 and $1000 are the smallest and largest packs (10 credits a cent).
+    for (const credits of ['5000', '1000000', '12340']) {
+      const ok = await request(t.app).get(`/developers?topup=${credits}`).expect(200);
+      expect(ok.text).toContain(`Paid: ${Number(credits).toLocaleString('en-US')} credits`);
+    }
+    for (const other of ['4990', '1000010', '12345', '0', '010000', '1e4', '<script>', '']) {
+      const plain = await request(t.app)
+        .get(`/developers?topup=${encodeURIComponent(other)}`)
+        .expect(200);
+      expect(plain.text).toBe(page('/developers'));
+    }
+  });
+
+  it('?checkout=cancelled and ?subscription=<action> say what happened', async () => {
+    const cancelled = (await request(t.app).get('/developers?checkout=cancelled').expect(200)).text;
+    expect(cancelled).toContain('Checkout cancelled: nothing was charged.');
+    const renewed = (await request(t.app).get('/developers?subscription=renew').expect(200)).text;
+    expect(renewed).toContain('The renewal was paid: the allowance is refreshed');
+    const ended = (await request(t.app).get('/developers?subscription=end').expect(200)).text;
+    expect(ended).toContain('The subscription has ended');
+    for (const other of ['checkout=done', 'subscription=refund', 'subscription=%3Cb%3E']) {
+      expect((await request(t.app).get(`/developers?${other}`).expect(200)).text).toBe(
+        page('/developers'),
+      );
+    }
+  });
+});
+
+describe('forms and their Content-Security-Policy', () => {
+  it('every form of every page posts to this origin, which form-action allows', () => {
+    expect(PAGE_CSP).toContain("form-action 'self'");
+    const seen: string[] = [];
+    for (const { path } of PAGES) {
+      for (const [, attrs] of page(path).matchAll(/<(?:form|button)\b([^>]*)>/g)) {
+        for (const [, url] of (attrs ?? '').matchAll(/\b(?:action|formaction)="([^"]*)"/g)) {
+          expect(url, `${path}: ${url}`).toMatch(/^\/[^/]/);
+          seen.push(url ?? '');
+        }
+      }
+    }
+    expect(seen).toEqual(expect.arrayContaining(['/buy/signal', '/api/dev/keys?live=true']));
+  });
+
+  it('the development checkout page posts its Pay form to itself, which its CSP allows', async () => {
+    const minted = await request(t.app).post('/api/dev/keys?live=true').expect(201);
+    const opened = await request(t.app)
+      .post(`/api/dev/topup?key=${minted.body.key}&usd=10`)
+      .expect(200);
+    expect(opened.body).toMatchObject({ ok: true, usd: 10, credits: 10_000 });
+    const url = new URL(opened.body.url);
+    expect(url.pathname).toBe(`/dev-checkout/${opened.body.checkoutId}`);
+    const res = await request(t.app).get(url.pathname).expect(200);
+    expect(res.headers['content-security-policy']).toBe(DEV_CHECKOUT_CSP);
+    expect(DEV_CHECKOUT_CSP).toContain("form-action 'self'");
+    expect(DEV_CHECKOUT_CSP).not.toContain('unsafe-inline');
+    const actions = [...res.text.matchAll(/<form method="post" action="([^"]*)">/g)].map(
+      (m) => m[1],
+    );
+    expect(actions).toStrictEqual([`/dev-checkout/${opened.body.checkoutId}/pay`]);
   });
 });
 
