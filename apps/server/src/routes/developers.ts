@@ -204,7 +204,12 @@ export function developerRoutes(deps: AppDeps): Router {
       res
         .type('html')
         .send(
-          developersPage({ ...input, toppedUp: credits, cancelled, subscriptionAction: action }),
+          developersPage({
+            ...input,
+            toppedUp: credits,
+            cancelled,
+            subscriptionAction: action ?? null,
+          }),
         );
       return;
     }
