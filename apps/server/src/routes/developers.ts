@@ -201,16 +201,14 @@ export function developerRoutes(deps: AppDeps): Router {
     if (credits !== null || cancelled || action !== undefined) {
       // Back from a checkout or a development subscription action: rendered per request.
       res.setHeader('Cache-Control', 'no-store');
-      res
-        .type('html')
-        .send(
-          developersPage({
-            ...input,
-            toppedUp: credits,
-            cancelled,
-            subscriptionAction: action ?? null,
-          }),
-        );
+      res.type('html').send(
+        developersPage({
+          ...input,
+          toppedUp: credits,
+          cancelled,
+          subscriptionAction: action ?? null,
+        }),
+      );
       return;
     }
     if (isTier(tier) && tier !== 'sandbox' && tier !== 'prepaid') {
