@@ -3,6 +3,11 @@ import type { Fetcher } from '@storefront/safe-fetch';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import {
+  developmentProcessor,
+  type PaymentProcessor,
+  stripeProcessor,
+} from './billing/processor.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createDoors } from './doors/index.js';
@@ -15,13 +20,16 @@ import { requestId } from './middleware/request-id.js';
 import { REGISTRY } from './registry/index.js';
 import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
+import { billingRoutes } from './routes/billing.js';
 import { buyRoutes } from './routes/buy.js';
+import { devCheckoutRoutes } from './routes/dev-checkout.js';
 import { devKeyRoutes } from './routes/dev-keys.js';
 import { developerRoutes } from './routes/developers.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { mcpDiscoveryRoutes } from './routes/mcp-discovery.js';
+import { pageRoutes } from './routes/pages.js';
 import { signalRoutes } from './routes/signal.js';
 import type { Compute } from './work/compute.js';
 
@@ -35,7 +43,8 @@ export interface AppDeps {
     | 'enterprisePerMinute'
     | 'reservationTtlSeconds'
     | 'callDeadlineMs'
-  > & { readonly publicBaseUrl: string };
+  > &
+    Partial<Pick<Config, 'env' | 'billing'>> & { readonly publicBaseUrl: string };
   readonly db: Database;
   readonly signer: Signer;
   /** The only way the service reaches the network. */
@@ -47,6 +56,29 @@ export interface AppDeps {
   readonly settlements: Settlements;
   /** Where routes run their CPU-bound work: the product threads, or inline. */
   readonly compute: Compute;
+  /**
+   * This instance's own address (its bound loopback address), where the development
+   * payment processor delivers its webhooks. Default: `publicBaseUrl`.
+   */
+  readonly selfUrl?: string;
+  /** The payment processor; default from `config.billing` ({@link paymentProcessor}). */
+  readonly processor?: PaymentProcessor;
+}
+
+/**
+ * The processor of subscriptions and credit packs: Stripe when configured, else the
+ * development processor, which production never runs (the configuration already
+ * refuses to start without Stripe there; this is the second line).
+ */
+export function paymentProcessor(config: AppDeps['config']): PaymentProcessor {
+  const stripe = config.billing?.stripe ?? null;
+  if (stripe !== null) return stripeProcessor(stripe);
+  if (config.env === 'production') {
+    throw new Error(
+      'The development payment processor is refused in production: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    );
+  }
+  return developmentProcessor(config.publicBaseUrl);
 }
 
 /** The smallest answer sent compressed (bytes); below it the encoding costs more than it saves. */
@@ -85,7 +117,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(mcpDiscoveryRoutes(deps));
   app.use(mcpRoutes(deps, doors));
   app.use(developerRoutes(deps));
+  app.use(pageRoutes(deps));
   app.use(devKeyRoutes(deps));
+  const processor = deps.processor ?? paymentProcessor(deps.config);
+  app.use(billingRoutes(deps, processor));
+  app.use(devCheckoutRoutes(deps, processor));
   app.use(adminRoutes(deps));
 
   app.use(notFound());

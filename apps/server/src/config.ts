@@ -33,6 +33,29 @@ export interface Config {
   readonly callDeadlineMs: number;
   /** Where the development payment stack listens when it runs (see {@link usesLocalPayments}). */
   readonly localPayments: LocalPaymentsConfig;
+  /** Subscriptions and credit packs (docs/decisions.md, "Billing"). */
+  readonly billing: BillingConfig;
+}
+
+/**
+ * The payment processor of subscriptions and credit packs: Stripe when `stripe` is set,
+ * else the built-in development processor (refused in production).
+ */
+export interface BillingConfig {
+  readonly stripe: StripeConfig | null;
+}
+
+/** Stripe Checkout and its webhook. */
+export interface StripeConfig {
+  /** `STRIPE_SECRET_KEY`: `sk_live_…`, `sk_test_…` or a restricted `rk_…` key. */
+  readonly secretKey: string;
+  /** `STRIPE_WEBHOOK_SECRET`: the endpoint's signing secret, `whsec_…`. */
+  readonly webhookSecret: string;
+  /**
+   * Price ids of the tiers (`STRIPE_PRICE_PRO`, `…_BUSINESS`, `…_ENTERPRISE`); a tier
+   * without one is sold with an inline monthly price from the tier table.
+   */
+  readonly prices: Readonly<Partial<Record<'pro' | 'business' | 'enterprise', string>>>;
 }
 
 /**
@@ -262,7 +285,14 @@ export function loadConfig(
     problems,
   );
 
+  const billing = billingConfig(env, problems);
+
   if (nodeEnv === 'production') {
+    if (billing.stripe === null) {
+      problems.push(
+        'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required in production (the development payment processor is refused)',
+      );
+    }
     if (signerPrivateKey === null) {
       problems.push(
         'SIGNER_PRIVATE_KEY is required in production (the development key is refused)',
@@ -323,6 +353,40 @@ export function loadConfig(
     products,
     callDeadlineMs,
     localPayments,
+    billing,
+  };
+}
+
+/** `STRIPE_*`: both secrets or neither; price ids when given look like price ids. */
+function billingConfig(env: NodeJS.ProcessEnv, problems: string[]): BillingConfig {
+  const secretKey = nonEmpty(env.STRIPE_SECRET_KEY);
+  const webhookSecret = nonEmpty(env.STRIPE_WEBHOOK_SECRET);
+  if (secretKey !== null && !/^(sk|rk)_(test|live)_\S+$/.test(secretKey)) {
+    problems.push('STRIPE_SECRET_KEY must be a Stripe secret key: sk_live_…, sk_test_… or rk_…');
+  }
+  if (webhookSecret !== null && !/^whsec_\S+$/.test(webhookSecret)) {
+    problems.push('STRIPE_WEBHOOK_SECRET must be a webhook signing secret: whsec_…');
+  }
+  if ((secretKey === null) !== (webhookSecret === null)) {
+    problems.push(
+      'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together: set both to take payments through Stripe, or neither for the development processor',
+    );
+  }
+  const prices: Partial<Record<'pro' | 'business' | 'enterprise', string>> = {};
+  for (const tier of ['pro', 'business', 'enterprise'] as const) {
+    const name = `STRIPE_PRICE_${tier.toUpperCase()}`;
+    const price = nonEmpty(env[name]);
+    if (price === null) continue;
+    if (!/^price_[0-9A-Za-z]+$/.test(price)) {
+      problems.push(`${name} must be a Stripe price id (price_…), got \`${price}\``);
+    } else {
+      prices[tier] = price;
+    }
+    if (secretKey === null) problems.push(`${name} is set, but STRIPE_SECRET_KEY is not`);
+  }
+  return {
+    stripe:
+      secretKey !== null && webhookSecret !== null ? { secretKey, webhookSecret, prices } : null,
   };
 }
 

@@ -4,7 +4,9 @@ import { createSigner, type Signer } from '@storefront/attest';
 import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
 import { type Logger, pino } from 'pino';
 import pkg from '../package.json' with { type: 'json' };
-import { createApp } from './app.js';
+import { createApp, paymentProcessor } from './app.js';
+import type { PaymentProcessor } from './billing/processor.js';
+import { lapseEndedPlans } from './billing/store.js';
 import { type Config, defaultBaseUrl } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -27,6 +29,8 @@ export interface RunningServer {
   readonly port: number;
   readonly signer: Signer;
   readonly db: Database;
+  /** The payment processor its billing routes use (its webhook secret signs test events). */
+  readonly processor: PaymentProcessor;
   close(): Promise<void>;
 }
 
@@ -35,6 +39,8 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** Database schema (tests use one per run); default the connection's own. */
   readonly schema?: string;
+  /** The payment processor; default from the configuration ({@link paymentProcessor}). */
+  readonly processor?: PaymentProcessor;
 }
 
 /**
@@ -101,6 +107,7 @@ export async function startServer(
     }
     const url = config.publicBaseUrl ?? defaultBaseUrl(config.host, port);
     const settlements = new Settlements(db, logger);
+    const processor = options.processor ?? paymentProcessor({ ...config, publicBaseUrl: url });
     pool = config.products.threads > 0 ? new ProductPool({ ...config.products, logger }) : null;
     const app = createApp({
       config: { ...config, publicBaseUrl: url },
@@ -112,19 +119,24 @@ export async function startServer(
       clock: () => new Date(),
       settlements,
       compute: pool?.compute ?? inlineCompute,
+      selfUrl: defaultBaseUrl(config.host, port),
+      processor,
     });
     server.on('request', app);
 
     // Release reservations and x402 payments a crashed instance left behind, now and
-    // every half minute (a payment once its authorization has expired).
+    // every half minute (a payment once its authorization has expired), and write down
+    // the plans whose subscriptions have ended.
     const sweep = () =>
       Promise.all([
         sweepAbandoned(db, config.reservationTtlSeconds),
         releaseExpiredPayments(db),
+        lapseEndedPlans(db),
       ]).then(
-        ([released, payments]) => {
+        ([released, payments, lapsed]) => {
           if (released > 0) logger.warn({ released }, 'released abandoned reservations');
           if (payments > 0) logger.warn({ payments }, 'released abandoned x402 payments');
+          if (lapsed.length > 0) logger.info({ lapsed: lapsed.length }, 'plans ended');
         },
         (error: unknown) => logger.error({ err: error }, 'reservation sweep failed'),
       );
@@ -138,6 +150,7 @@ export async function startServer(
       port,
       signer,
       db,
+      processor,
       async close() {
         clearInterval(sweeper);
         await new Promise<void>((resolve) => {

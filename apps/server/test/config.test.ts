@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       },
       callDeadlineMs: 5500,
       localPayments: { chainPort: null, facilitatorPort: null },
+      billing: { stripe: null },
     });
   });
 
@@ -67,6 +68,9 @@ describe('loadConfig', () => {
         X402_NETWORK: 'eip155:84532',
         LOCAL_CHAIN_PORT: '9545',
         LOCAL_FACILITATOR_PORT: '0',
+        STRIPE_SECRET_KEY: 'sk_test_abc123',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+        STRIPE_PRICE_BUSINESS: 'price_1Abc',
       },
       '/',
     );
@@ -90,7 +94,31 @@ describe('loadConfig', () => {
         legacyNetworkNames: true,
         testnet: false,
       },
+      billing: {
+        stripe: {
+          secretKey: 'sk_test_abc123',
+          webhookSecret: 'whsec_abc123',
+          prices: { business: 'price_1Abc' },
+        },
+      },
     });
+  });
+
+  it.each([
+    [{ STRIPE_SECRET_KEY: 'sk_test_a' }, /go together/],
+    [{ STRIPE_WEBHOOK_SECRET: 'whsec_a' }, /go together/],
+    [
+      { STRIPE_SECRET_KEY: 'pk_test_a', STRIPE_WEBHOOK_SECRET: 'whsec_a' },
+      /must be a Stripe secret key/,
+    ],
+    [{ STRIPE_SECRET_KEY: 'sk_test_a', STRIPE_WEBHOOK_SECRET: 'secret' }, /webhook signing secret/],
+    [{ STRIPE_PRICE_PRO: 'price_1' }, /STRIPE_PRICE_PRO is set, but STRIPE_SECRET_KEY is not/],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_a', STRIPE_WEBHOOK_SECRET: 'whsec_a', STRIPE_PRICE_PRO: '29' },
+      /STRIPE_PRICE_PRO must be a Stripe price id/,
+    ],
+  ])('refuses the billing variables %j', (env, message) => {
+    expect(() => loadConfig(env, '/')).toThrow(message);
   });
 
   it.each([
@@ -170,6 +198,9 @@ describe('loadConfig', () => {
     expect(message).toMatch(/SAFE_FETCH_ALLOW is for tests only/);
     expect(message).toMatch(/DATABASE_URL is required in production/);
     expect(message).toMatch(/FACILITATOR_URL is required in production/);
+    expect(message).toMatch(
+      /STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required in production/,
+    );
   });
 
   /** A production environment complete but for what a test changes. */
@@ -179,6 +210,8 @@ describe('loadConfig', () => {
     DATABASE_URL: 'postgresql://db/x',
     X402_PAY_TO: `0x${'3'.repeat(40)}`,
     FACILITATOR_URL: 'https://facilitator.example',
+    STRIPE_SECRET_KEY: 'sk_live_storefront_test',
+    STRIPE_WEBHOOK_SECRET: 'whsec_storefront_test',
   };
 
   it.each([
@@ -226,6 +259,8 @@ describe('loadConfig', () => {
         DATABASE_URL: 'postgresql://db/x',
         X402_PAY_TO: `0x${'3'.repeat(40)}`,
         FACILITATOR_URL: 'https://facilitator.example',
+        STRIPE_SECRET_KEY: 'sk_live_storefront_test',
+        STRIPE_WEBHOOK_SECRET: 'whsec_storefront_test',
       },
       '/',
     );

@@ -151,3 +151,13 @@ export function productTask(name: string): ProductTask<unknown, { ok: boolean }>
 export function pageInput(doc: FetchedDocument, params: unknown): unknown {
   return { params, source: { kind: 'page', doc }, baseUrl: 'http://127.0.0.1:3000' };
 }
+
+/** HTML text with the five entities the page templates write decoded back. */
+export function decodeHtml(text: string): string {
+  return text
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&');
+}

@@ -195,6 +195,8 @@ describe('the service as a process', () => {
         SIGNER_PRIVATE_KEY: `0x${'6'.repeat(64)}`,
         X402_PAY_TO: `0x${'7'.repeat(40)}`,
         FACILITATOR_URL: 'https://facilitator.example',
+        STRIPE_SECRET_KEY: 'sk_live_storefront_test',
+        STRIPE_WEBHOOK_SECRET: 'whsec_storefront_test',
       });
       const { status, body } = await getJson<{ ok: boolean; database: string }>(
         `${server.url}/healthz`,

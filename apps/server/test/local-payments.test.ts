@@ -266,6 +266,8 @@ describe('production', () => {
         DATABASE_URL: 'postgresql://db/x',
         X402_PAY_TO: `0x${'3'.repeat(40)}`,
         FACILITATOR_URL: 'https://facilitator.example',
+        STRIPE_SECRET_KEY: 'sk_live_storefront_test',
+        STRIPE_WEBHOOK_SECRET: 'whsec_storefront_test',
       },
       '/',
     );

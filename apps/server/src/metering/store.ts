@@ -16,6 +16,10 @@ export interface KeyRecord {
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
   readonly revokedAt: string | null;
+  /** The processor subscription that set the key's plan, if one did. */
+  readonly subscriptionId: string | null;
+  /** When the key's plan stops (a subscription cancelled, unpaid or ended); null: no end set. */
+  readonly planEndsAt: string | null;
 }
 
 interface KeyRow {
@@ -31,10 +35,20 @@ interface KeyRow {
   created_at: Date | string;
   last_used_at: Date | string | null;
   revoked_at: Date | string | null;
+  subscription_id: string | null;
+  plan_ends_at: Date | string | null;
 }
 
-const KEY_COLUMNS =
-  'key_id, env, tier, tail, label, credits, included_remaining, sandbox_remaining, calls, created_at, last_used_at, revoked_at';
+/**
+ * A key's columns as the meter reads them. `tier` and `included_remaining` are the
+ * effective ones: once `plan_ends_at` has passed the key is on `prepaid` with no
+ * allowance, even before the sweeper writes the lapse down ({@link lapseEndedPlans}).
+ */
+export const KEY_COLUMNS = `key_id, env,
+  CASE WHEN plan_ends_at <= now() THEN 'prepaid' ELSE tier END AS tier,
+  tail, label, credits,
+  CASE WHEN plan_ends_at <= now() THEN 0 ELSE included_remaining END AS included_remaining,
+  sandbox_remaining, calls, created_at, last_used_at, revoked_at, subscription_id, plan_ends_at`;
 
 function iso(value: Date | string | null): string | null {
   return value === null ? null : new Date(value).toISOString();
@@ -54,7 +68,14 @@ function toRecord(row: KeyRow): KeyRecord {
     createdAt: iso(row.created_at) as string,
     lastUsedAt: iso(row.last_used_at),
     revokedAt: iso(row.revoked_at),
+    subscriptionId: row.subscription_id,
+    planEndsAt: iso(row.plan_ends_at),
   };
+}
+
+/** A key row as {@link KEY_COLUMNS} selects it, as a {@link KeyRecord}. */
+export function keyRecordOf(row: Record<string, unknown>): KeyRecord {
+  return toRecord(row as unknown as KeyRow);
 }
 
 /** What {@link issueKey} decided. */
@@ -288,16 +309,20 @@ function limitsJson(plans: Readonly<Record<Tier, TierPlan>>): string {
  * everything after it reads the locked row's latest version (its window, balances and
  * calls in flight), so concurrent calls serialize on it. The order of the checks: the
  * rate window, then the money (a call nothing would pay for is told so, 402, rather
- * than to retry), then the calls in flight.
+ * than to retry), then the calls in flight. A key whose `plan_ends_at` has passed is
+ * admitted on `prepaid` (docs/decisions.md, "Billing: period end"), whatever its row's
+ * tier still says.
  */
 const ADMIT_SQL = `WITH k AS (
-     SELECT key_id, tier, tail, credits, included_remaining, sandbox_remaining, revoked_at, in_flight,
-            ($6::jsonb -> tier ->> 0)::int AS per_minute,
-            ($6::jsonb -> tier ->> 1)::int AS in_flight_cap,
+     SELECT key_id, p.tier, tail, credits, included_remaining, sandbox_remaining, revoked_at, in_flight,
+            ($6::jsonb -> p.tier ->> 0)::int AS per_minute,
+            ($6::jsonb -> p.tier ->> 1)::int AS in_flight_cap,
             CASE WHEN window_start = date_trunc('minute', now()) THEN window_hits + 1 ELSE 1 END AS hits,
             extract(epoch FROM (date_trunc('minute', now()) + interval '1 minute' - now())) AS reset
-       FROM api_keys WHERE key_hash = $1
-        FOR UPDATE
+       FROM api_keys,
+            LATERAL (SELECT CASE WHEN plan_ends_at <= now() THEN 'prepaid' ELSE tier END AS tier) p
+      WHERE key_hash = $1
+        FOR UPDATE OF api_keys
    ), funded AS (
      SELECT k.key_id, k.tier, k.hits, k.reset, k.in_flight, k.in_flight_cap, CASE
          WHEN k.hits > k.per_minute THEN 'rate_limited'
@@ -478,7 +503,8 @@ export async function setTier(
   plan: TierPlan,
 ): Promise<KeyRecord | null> {
   const { rows } = await db.query<KeyRow>(
-    `UPDATE api_keys SET tier = $2, included_remaining = $3 WHERE key_id = $1 AND env = 'live'
+    `UPDATE api_keys SET tier = $2, included_remaining = $3, plan_ends_at = NULL
+      WHERE key_id = $1 AND env = 'live'
      RETURNING ${KEY_COLUMNS}`,
     [keyId, plan.tier, plan.included ?? 0],
   );
@@ -511,6 +537,8 @@ export interface LedgerEntry {
   readonly requestId: string | null;
   readonly createdAt: string;
   readonly finishedAt: string | null;
+  /** The payment processor event of a grant (`outcome: granted`); null for calls. */
+  readonly eventId: string | null;
 }
 
 /** A key's ledger, oldest first, `limit` rows after id `after`. */
@@ -534,6 +562,7 @@ export async function ledgerFor(
     request_id: string | null;
     created_at: Date | string;
     finished_at: Date | string | null;
+    event_id: string | null;
   }>(`SELECT * FROM ledger WHERE key_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [
     keyId,
     options.after ?? '0',
@@ -554,5 +583,6 @@ export async function ledgerFor(
     requestId: row.request_id,
     createdAt: iso(row.created_at) as string,
     finishedAt: iso(row.finished_at),
+    eventId: row.event_id,
   }));
 }

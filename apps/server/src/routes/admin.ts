@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { StorefrontError } from '@storefront/core';
 import express, { type RequestHandler, Router } from 'express';
 import type { AppDeps } from '../app.js';
+import { findSubscription } from '../billing/store.js';
 import { addCredits, findKeyById, ledgerFor, revokeKey, setTier } from '../metering/store.js';
 import { isTier, tierPlans } from '../metering/tiers.js';
 import { balanceBody } from './dev-keys.js';
@@ -64,8 +65,10 @@ export function adminRoutes(deps: AppDeps): Router {
     const keyId = keyIdOf(req.params.keyId);
     const key = await findKeyById(deps.db, keyId);
     if (key === null) throw new StorefrontError('not_found', `No key \`${keyId}\``);
+    const subscription =
+      key.subscriptionId === null ? null : await findSubscription(deps.db, key.subscriptionId);
     res.json({
-      ...balanceBody(key, plans.sandbox.included ?? 0),
+      ...balanceBody(key, plans.sandbox.included ?? 0, subscription),
       label: key.label,
       revokedAt: key.revokedAt,
     });

@@ -1,6 +1,7 @@
 import { StorefrontError } from '@storefront/core';
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
+import { findSubscription, type SubscriptionRecord } from '../billing/store.js';
 import { bearerKey, hashKey, mintKey } from '../metering/keys.js';
 import { findKeyByHash, issueKey, type KeyRecord } from '../metering/store.js';
 import { tierPlans } from '../metering/tiers.js';
@@ -95,15 +96,24 @@ export function devKeyRoutes(deps: AppDeps): Router {
         key ? `API key ending in \`${key.tail}\` was revoked` : 'Unknown API key',
       );
     }
+    const subscription =
+      key.subscriptionId === null ? null : await findSubscription(deps.db, key.subscriptionId);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(balanceBody(key, plans.sandbox.included ?? 0));
+    res.json(balanceBody(key, plans.sandbox.included ?? 0, subscription));
   });
 
   return router;
 }
 
-/** The balance answer: the spec's fields plus `tier` and `included_remaining`. */
-export function balanceBody(key: KeyRecord, sandboxCap: number): Record<string, unknown> {
+/**
+ * The balance answer: the spec's fields plus `tier`, `included_remaining` and, for a key
+ * whose plan came from a subscription, `subscription` ({@link subscriptionBody}).
+ */
+export function balanceBody(
+  key: KeyRecord,
+  sandboxCap: number,
+  subscription: SubscriptionRecord | null = null,
+): Record<string, unknown> {
   return {
     ok: true,
     keyId: key.keyId,
@@ -122,6 +132,23 @@ export function balanceBody(key: KeyRecord, sandboxCap: number): Record<string, 
           : key.includedRemaining,
     createdAt: key.createdAt,
     lastUsedAt: key.lastUsedAt,
+    subscription: subscription === null ? null : subscriptionBody(subscription),
+  };
+}
+
+/**
+ * A subscription in the balance answer: `status` is `active`, `canceling` (it ends at
+ * `ends_at`, the end of the paid period), `past_due` (a renewal failed: the plan ends
+ * at `ends_at` unless a retry is paid) or `ended`.
+ */
+export function subscriptionBody(sub: SubscriptionRecord): Record<string, unknown> {
+  return {
+    id: sub.id,
+    tier: sub.tier,
+    status: sub.status,
+    cancel_at_period_end: sub.status === 'canceling',
+    current_period_end: sub.currentPeriodEnd,
+    ends_at: sub.endsAt,
   };
 }
 

@@ -177,6 +177,9 @@ export function discovery(deps: AppDeps) {
         header: 'Authorization: Bearer <key>',
         issue: `${base}/api/dev/keys`,
         balance: `${base}/api/dev/balance`,
+        usage: `${base}/api/dev/usage`,
+        subscribe: `${base}/api/dev/subscribe`,
+        topup: `${base}/api/dev/topup`,
         tiers,
       },
       mcp: {
@@ -434,6 +437,81 @@ function openApi(deps: AppDeps, payment: RoutePaymentMetadata) {
           'Calls, remaining sandbox calls or credits, tier and included calls left.',
           { type: 'object' },
         ),
+        '401': jsonResponse('Missing, unknown or revoked key.', {
+          $ref: '#/components/schemas/Error',
+        }),
+      },
+    },
+  };
+  const keyParam = {
+    name: 'key',
+    in: 'query',
+    description: 'The API key (or send it as `Authorization: Bearer <key>`).',
+    schema: { type: 'string', pattern: '^mk_(test|live)_[0-9A-Za-z]{43}$' },
+  };
+  const checkoutErrors = {
+    '400': jsonResponse('Bad or missing parameter, or a key this purchase is not for.', {
+      $ref: '#/components/schemas/Error',
+    }),
+    '401': jsonResponse('Malformed, unknown or revoked key.', {
+      $ref: '#/components/schemas/Error',
+    }),
+  };
+  paths['/api/dev/subscribe'] = {
+    post: {
+      operationId: 'subscribe',
+      summary: 'Open a checkout for a monthly plan; paid, the key is set to the tier (live)',
+      tags: ['billing'],
+      parameters: [
+        keyParam,
+        {
+          name: 'tier',
+          in: 'query',
+          required: true,
+          schema: { enum: ['pro', 'business', 'enterprise'] },
+        },
+      ],
+      responses: {
+        '200': jsonResponse('`{ok, tier, url, usd, checkoutId}`: `url` is the checkout page.', {
+          type: 'object',
+        }),
+        ...checkoutErrors,
+      },
+    },
+  };
+  paths['/api/dev/topup'] = {
+    post: {
+      operationId: 'topup',
+      summary: 'Open a checkout for a credit pack of a live key (1 credit = $0.001)',
+      tags: ['billing'],
+      parameters: [
+        keyParam,
+        {
+          name: 'usd',
+          in: 'query',
+          required: true,
+          description: 'Dollars, from 5 to 1000, at most two decimals.',
+          schema: { type: 'string', pattern: '^\\d{1,4}(\\.\\d{1,2})?$' },
+        },
+      ],
+      responses: {
+        '200': jsonResponse('`{ok, url, usd, credits, checkoutId}`: `url` is the checkout page.', {
+          type: 'object',
+        }),
+        ...checkoutErrors,
+      },
+    },
+  };
+  paths['/api/dev/usage'] = {
+    get: {
+      operationId: 'usage',
+      summary: 'Charged calls and spent credits of the bearer key per UTC day, last 30 days',
+      tags: ['keys'],
+      security: [{ apiKey: [] }],
+      responses: {
+        '200': jsonResponse('`{ok, days: [{date, calls, credits}]}`, oldest first.', {
+          type: 'object',
+        }),
         '401': jsonResponse('Missing, unknown or revoked key.', {
           $ref: '#/components/schemas/Error',
         }),
