@@ -121,19 +121,23 @@ const HIDDEN_STYLE =
   /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 
 /**
- * True when an element is boilerplate that text and markdown leave out, with everything
- * inside it: non-content elements ({@link NON_CONTENT_TAGS}), site chrome by tag
- * ({@link CHROME_TAGS}), by role ({@link CHROME_ROLES}) or by class/id token
- * ({@link CHROME_TOKENS}), a `<header>` or `<footer>` that is not inside an article,
- * main or section, and hidden elements (`hidden`, `aria-hidden="true"`, inline
- * `display:none` or `visibility:hidden`).
+ * True for chrome whatever its text or class: non-content elements, chrome landmarks
+ * (`nav`, `aside`, `menu`), a `<header>` or `<footer>` outside a sectioning element
+ * (`inSection` answers that, as a flag or by asking), chrome ARIA roles, and hidden
+ * elements. The content selection and {@link isBoilerplate} share it.
  */
-export function isBoilerplate(element: HtmlElement): boolean {
+export function isChrome(
+  element: HtmlElement,
+  inSection: boolean | ((element: HtmlElement) => boolean),
+): boolean {
   const tag = element.tagName;
   if (NON_CONTENT_TAGS.has(tag) || CHROME_TAGS.has(tag)) return true;
-  if ((tag === 'header' || tag === 'footer') && !insideSection(element)) return true;
-  let classes: string | null = null;
-  let id: string | null = null;
+  if (
+    (tag === 'header' || tag === 'footer') &&
+    !(typeof inSection === 'boolean' ? inSection : inSection(element))
+  ) {
+    return true;
+  }
   for (const attr of element.attrs) {
     switch (attr.name) {
       case 'hidden':
@@ -147,14 +151,24 @@ export function isBoilerplate(element: HtmlElement): boolean {
       case 'style':
         if (HIDDEN_STYLE.test(attr.value)) return true;
         break;
-      case 'class':
-        classes = attr.value;
-        break;
-      case 'id':
-        id = attr.value;
-        break;
     }
   }
+  return false;
+}
+
+/**
+ * True when an element is boilerplate that text and markdown leave out, with everything
+ * inside it: non-content elements ({@link NON_CONTENT_TAGS}), site chrome by tag
+ * ({@link CHROME_TAGS}), by role ({@link CHROME_ROLES}) or by class/id token
+ * ({@link CHROME_TOKENS}), a `<header>` or `<footer>` that is not inside an article,
+ * main or section, and hidden elements (`hidden`, `aria-hidden="true"`, inline
+ * `display:none` or `visibility:hidden`).
+ */
+export function isBoilerplate(element: HtmlElement): boolean {
+  if (isChrome(element, insideSection)) return true;
+  const tag = element.tagName;
+  const classes = getAttr(element, 'class');
+  const id = getAttr(element, 'id');
   if (PROTECTED_TAGS.has(tag) || (element as Marked)[CONTENT_HOLDER] === true) return false;
   return hasChromeToken(classes) || hasChromeToken(id);
 }

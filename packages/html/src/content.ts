@@ -1,10 +1,4 @@
-import {
-  CHROME_ROLES,
-  CHROME_TAGS,
-  chromeTokenIn,
-  NON_CONTENT_TAGS,
-  splitTokens,
-} from './boilerplate.js';
+import { chromeTokenIn, isChrome, NON_CONTENT_TAGS, splitTokens } from './boilerplate.js';
 import { getAttr, isElement, isText, textContent, walk } from './dom.js';
 import { pageMemo } from './memo.js';
 import { BLOCK_TAGS, readableText } from './text.js';
@@ -640,32 +634,6 @@ function isDataTable(table: HtmlElement, s: Stats): boolean {
   if (getAttr(table, 'role') === 'presentation') return false;
   return s.headers || (s.rows >= 3 && s.cells >= 3) || (s.rows >= 10 && s.text > 0);
 }
-
-/** Chrome whatever its text: non-content, navigation landmarks and roles, hidden elements. */
-function isChrome(element: HtmlElement, inSection: boolean): boolean {
-  const tag = element.tagName;
-  if (NON_CONTENT_TAGS.has(tag) || CHROME_TAGS.has(tag)) return true;
-  if ((tag === 'header' || tag === 'footer') && !inSection) return true;
-  for (const attr of element.attrs) {
-    switch (attr.name) {
-      case 'hidden':
-        return true;
-      case 'aria-hidden':
-        if (attr.value.trim().toLowerCase() === 'true') return true;
-        break;
-      case 'role':
-        if (CHROME_ROLES.has(attr.value.trim().toLowerCase())) return true;
-        break;
-      case 'style':
-        if (HIDDEN_STYLE.test(attr.value)) return true;
-        break;
-    }
-  }
-  return false;
-}
-
-const HIDDEN_STYLE =
-  /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 
 interface Tokens {
   readonly set: ReadonlySet<string>;
