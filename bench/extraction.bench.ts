@@ -21,7 +21,7 @@ import { guardNetwork } from './lib/network-guard.js';
 import { machine, printColumns } from './lib/report.js';
 
 /** The layouts of evaluation sets this bench reads. */
-export type ExtractionFormat = 'readability' | 'trafilatura';
+export type ExtractionFormat = 'readability' | 'trafilatura' | 'articles';
 
 /** One evaluation page: its bytes, decoded text, and a gold text or snippet lists. */
 interface EvalPage {
@@ -77,7 +77,12 @@ export async function extractionBenchmark(options: {
   }
   const dir = resolve(process.env.INIT_CWD ?? process.cwd(), options.dir);
   const { format, root } = detectLayout(dir, options.format);
-  const all = format === 'readability' ? loadReadabilitySet(root) : loadTrafilaturaSet(root);
+  const all =
+    format === 'readability'
+      ? loadReadabilitySet(root)
+      : format === 'articles'
+        ? loadArticlesSet(root)
+        : loadTrafilaturaSet(root);
   const pages = spread(all, options.sample);
   const warmup = 1;
   const passes = options.quick ? 1 : 3;
@@ -113,7 +118,7 @@ export async function extractionBenchmark(options: {
       `Main-content extraction on ${pages.length}${pages.length < all.length ? ` of ${all.length}` : ''} pages of ${root} (${format} layout; ${machine()}); ` +
       `per page the median of ${passes} pass(es) after ${warmup} warm-up, ${seconds} s; load average at start ${loadStart.join(' ')}`;
     const f1 =
-      format === 'readability'
+      format !== 'trafilatura'
         ? printShingleTable(title, extractors, pages, outputs, times)
         : printSnippetTable(title, extractors, pages, outputs, times);
     const met = printTargets(extractors, f1, times, outputs);
@@ -312,8 +317,19 @@ function detectLayout(
   const trafilaturaRoot = [dir, join(dir, 'tests')].find((d) =>
     existsSync(join(d, 'evaldata.json')),
   );
-  if (requested !== undefined && requested !== 'readability' && requested !== 'trafilatura') {
-    throw new Error(`--format takes readability or trafilatura, not ${requested}`);
+  const articlesRoot = [dir].find(
+    (d) => existsSync(join(d, 'articles.json')) && existsSync(join(d, 'html')),
+  );
+  if (
+    requested !== undefined &&
+    requested !== 'readability' &&
+    requested !== 'trafilatura' &&
+    requested !== 'articles'
+  ) {
+    throw new Error(`--format takes readability, trafilatura or articles, not ${requested}`);
+  }
+  if ((requested === undefined || requested === 'articles') && articlesRoot !== undefined) {
+    return { format: 'articles', root: articlesRoot };
   }
   if (requested !== 'trafilatura' && readabilityRoot !== undefined) {
     return { format: 'readability', root: readabilityRoot };
@@ -322,7 +338,7 @@ function detectLayout(
     return { format: 'trafilatura', root: trafilaturaRoot };
   }
   throw new Error(
-    `extraction: ${dir} has no ${requested ?? 'known'} layout (readability: */source.html + */expected.html; trafilatura: evaldata.json + cache/)`,
+    `extraction: ${dir} has no ${requested ?? 'known'} layout (readability: */source.html + */expected.html; trafilatura: evaldata.json + cache/; articles: articles.json + html/)`,
   );
 }
 
@@ -351,6 +367,40 @@ function loadReadabilitySet(root: string): EvalPage[] {
       gold: shingles(htmlToText(expected)),
     };
   });
+}
+
+/**
+ * The article-benchmark layout (newspaper4k's article-extraction-dataset uses it):
+ * `articles.json` maps a page id to `{ url, articleBody }`, and the page is
+ * `html/<id>.html`; gold = `articleBody`. Pages whose HTML is missing are counted.
+ */
+function loadArticlesSet(root: string): EvalPage[] {
+  const data = JSON.parse(readFileSync(join(root, 'articles.json'), 'utf8')) as Record<
+    string,
+    { url?: string; articleBody?: string }
+  >;
+  const pages: EvalPage[] = [];
+  let absent = 0;
+  for (const id of Object.keys(data).sort()) {
+    const entry = data[id]!;
+    const path = join(root, 'html', `${id}.html`);
+    if (!existsSync(path)) {
+      absent++;
+      continue;
+    }
+    const bytes = new Uint8Array(readFileSync(path));
+    pages.push({
+      name: id,
+      url: entry.url ?? `https://example.com/${id}`,
+      bytes,
+      contentType: CONTENT_TYPE,
+      html: decoded(bytes, CONTENT_TYPE),
+      gold: shingles(entry.articleBody ?? ''),
+    });
+  }
+  if (absent > 0)
+    console.log(`extraction: ${absent} page(s) in articles.json have no html/ file, skipped`);
+  return pages;
 }
 
 /** trafilatura's `evaldata.json`: url → { file (under cache/ or eval/), with, without }. */

@@ -109,6 +109,7 @@ export const CHROME_TOKENS: ReadonlySet<string> = new Set([
   'menu',
   'masthead',
   'toolbar',
+  'editsection',
 ]);
 
 /** Tags a chrome token never removes: the page's own content containers. */

@@ -83,6 +83,8 @@ interface Stats {
   embeds: number;
   /** Characters of text inside headings. */
   headings: number;
+  /** Characters of heading text that are also link text (a teaser's linked headline). */
+  headingLinks: number;
   /** Table rows below, whether a caption, `th` or `thead` is, and the widest row's cells. */
   rows: number;
   headers: boolean;
@@ -318,7 +320,10 @@ function measure(
         top.run += length;
         top.runCommas += commas;
         if (linkDepth > 0) top.links += length * linkWeight;
-        if (headingDepth > 0) top.headings += length;
+        if (headingDepth > 0) {
+          top.headings += length;
+          if (linkDepth > 0) top.headingLinks += length;
+        }
         return;
       }
       if (!isElement(node)) return 'skip';
@@ -350,6 +355,7 @@ function measure(
         inputs: 0,
         embeds: 0,
         headings: 0,
+        headingLinks: 0,
         rows: tag === 'tr' ? 1 : 0,
         headers: tag === 'th' || tag === 'caption' || tag === 'thead',
         cells: 0,
@@ -409,6 +415,7 @@ function measure(
         parent.inputs += s.inputs;
         parent.embeds += s.embeds;
         parent.headings += s.headings;
+        parent.headingLinks += s.headingLinks;
         parent.rows += s.rows;
         parent.headers ||= s.headers;
         // A row's width is its own cells; above it, the widest row's.
@@ -417,7 +424,8 @@ function measure(
         } else {
           parent.cells = Math.max(parent.cells, s.cells);
         }
-        if (BLOCK_TAGS.has(tag)) parent.hasBlock = true;
+        // An inline element holding blocks (a `<span>` around a `<main>`) is a block too.
+        if (BLOCK_TAGS.has(tag) || s.hasBlock) parent.hasBlock = true;
         else {
           // Inline: its text continues the parent's run.
           parent.run += s.text;
@@ -607,6 +615,10 @@ function shouldLeave(element: HtmlElement, s: Stats, full: boolean): boolean {
   if (tag === 'table' && isDataTable(element, s)) return false;
   if (weight < 0 && !strong) return true;
   if (s.commas >= 10) return false;
+  // A wrapper that is mostly an unlinked heading (a section title with an "edit" link)
+  // is a heading; a teaser's headline is a link.
+  const plainHeading = s.headings - s.headingLinks;
+  if (plainHeading > 0 && plainHeading * 2 >= s.text - s.links) return false;
   const isList = tag === 'ul' || tag === 'ol' || tag === 'dl';
   const paragraphs = s.paragraphs;
   const items = s.items - 100;
