@@ -121,6 +121,7 @@ function toolCalls(): Record<string, Record<string, string>> {
     feed: { url: site.url('/feed.xml') },
     availability: { url: site.url('/product') },
     validate: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
+    seo: { url: site.url('/seo') },
   };
 }
 
@@ -139,6 +140,7 @@ const CREDITS: Readonly<Record<string, number>> = {
   feed: 5,
   availability: 5,
   validate: 5,
+  seo: 6,
 };
 
 describe('the MCP door', () => {

@@ -52,6 +52,7 @@ const SPEC_RULES: Readonly<Record<string, ChargeRule>> = {
   table: 'before-charging',
   validate: 'before-charging',
   availability: 'always-delivered',
+  seo: 'free-on-failure',
 };
 
 /** Routes whose spec response says "no other fields are allowed". */
@@ -379,6 +380,38 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
           schemaForm: 'compact',
           pointer: '',
         });
+      },
+    },
+    seo: {
+      success: { url: site.url('/seo') },
+      target: 'url',
+      failures: [
+        missing({ url: site.url('/missing') }),
+        notOfType({ url: site.url('/image.png') }),
+      ],
+      blocked: { url: BLOCKED_URL },
+      shape(body) {
+        canonicalText(body);
+        const data = dataOf(body);
+        expect(data.rubric).toBe('seo-rubric/1');
+        const checks = data.checks as Body[];
+        const verdicts = Object.fromEntries(checks.map((check) => [check.id, check.pass]));
+        expect(verdicts).toMatchObject({
+          title: true,
+          description: true,
+          h1: true,
+          'heading-order': false,
+          'image-alt': false,
+          'structured-data': true,
+          'mixed-content': false,
+          links: true,
+        });
+        const robots = checks.find((check) => check.id === 'indexable') as Body;
+        expect(robots).toMatchObject({ pass: true, value: 'X-Robots-Tag: max-snippet: 160' });
+        expect(data.counts).toMatchObject({ internalLinks: 2, externalLinks: 1, images: 2 });
+        expect((data.findings as Body[]).map((finding) => finding.id)).toStrictEqual(
+          checks.filter((check) => !check.pass).map((check) => check.id),
+        );
       },
     },
   };

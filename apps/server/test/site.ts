@@ -40,6 +40,25 @@ Allow: /
 Sitemap: /sitemap.xml
 `;
 
+/** A page for the SEO audit: most checks pass, a few fail in known ways. */
+export const SEO_HTML = `<!doctype html>
+<html lang="en"><head>
+<meta charset="utf-8">
+<title>Fixture espresso guide – Example Site</title>
+<meta name="description" content="How to pull a balanced espresso shot: grind size, dose, yield and time, with a table of starting points.">
+<link rel="canonical" href="http://example.test/guide">
+<meta property="og:title" content="Fixture espresso guide">
+<meta property="og:type" content="article">
+<meta property="og:image" content="http://example.test/guide.jpg">
+<meta name="twitter:card" content="summary">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Fixture espresso guide"}</script>
+</head><body>
+<h1>Espresso guide</h1>
+<h2>Grind</h2><h4>Burrs</h4>
+<img src="/img/grinder.jpg" alt="A grinder"><img src="/img/shot.jpg">
+<p><a href="/product">Our machine</a> <a href="/wiki">Background</a> <a href="https://other.example/">Elsewhere</a></p>
+</body></html>`;
+
 type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 function send(
@@ -102,6 +121,7 @@ export async function startSite(): Promise<Site> {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(changing);
     },
+    '/seo': send(200, 'text/html; charset=utf-8', SEO_HTML, { 'x-robots-tag': 'max-snippet: 160' }),
     '/feed.xml': send(200, 'application/rss+xml; charset=utf-8', FEED_XML),
     '/data.json': send(200, 'application/json', DATA_JSON),
     '/image.png': send(

@@ -194,6 +194,7 @@ function paidCalls(): {
       5000,
       '/data.json',
     ),
+    call('/buy/seo', { url: site.url('/seo') }, 6000, '/seo'),
   ];
 }
 

@@ -9,6 +9,7 @@ import { markdownRoute } from './products/markdown.js';
 import { metadataRoute } from './products/metadata.js';
 import { notarizeRoute } from './products/notarize.js';
 import { robotsRoute } from './products/robots.js';
+import { seoRoute } from './products/seo.js';
 import { tableRoute } from './products/table.js';
 import { validateRoute } from './products/validate.js';
 import type { AnyRoute } from './types.js';
@@ -32,6 +33,7 @@ export const REGISTRY: readonly AnyRoute[] = Object.freeze([
   feedRoute,
   availabilityRoute,
   validateRoute,
+  seoRoute,
 ]);
 
 export type { AnyRoute, ChargeRule, PriceTier, RouteEntry } from './types.js';
