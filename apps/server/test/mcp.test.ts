@@ -122,6 +122,7 @@ function toolCalls(): Record<string, Record<string, string>> {
     availability: { url: site.url('/product') },
     validate: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
     seo: { url: site.url('/seo') },
+    pdf: { url: site.url('/report.pdf'), format: 'markdown' },
   };
 }
 
@@ -141,6 +142,7 @@ const CREDITS: Readonly<Record<string, number>> = {
   availability: 5,
   validate: 5,
   seo: 6,
+  pdf: 10,
 };
 
 describe('the MCP door', () => {

@@ -53,6 +53,7 @@ const SPEC_RULES: Readonly<Record<string, ChargeRule>> = {
   validate: 'before-charging',
   availability: 'always-delivered',
   seo: 'free-on-failure',
+  pdf: 'free-on-failure',
 };
 
 /** Routes whose spec response says "no other fields are allowed". */
@@ -411,6 +412,44 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
         expect(data.counts).toMatchObject({ internalLinks: 2, externalLinks: 1, images: 2 });
         expect((data.findings as Body[]).map((finding) => finding.id)).toStrictEqual(
           checks.filter((check) => !check.pass).map((check) => check.id),
+        );
+      },
+    },
+    pdf: {
+      success: { url: site.url('/report.pdf') },
+      target: 'url',
+      failures: [
+        missing({ url: site.url('/missing') }),
+        notOfType({ url: site.url('/scanned.pdf') }),
+        notOfType({ url: site.url('/encrypted.pdf') }),
+        notOfType({ url: site.url('/image.png') }),
+        // A page past the last one: content that does not exist, 404 and free.
+        {
+          query: { url: site.url('/report.pdf'), pages: '3' },
+          url: site.url('/report.pdf'),
+          error: 'not_found',
+          status: 200,
+        },
+      ],
+      blocked: { url: BLOCKED_URL },
+      shape(body) {
+        canonicalText(body);
+        const data = dataOf(body);
+        expect(body.contentType).toBe('application/pdf');
+        expect(data).toMatchObject({ format: 'text', pageCount: 2, truncated: false });
+        expect(data.metadata).toMatchObject({
+          title: 'Fixture Report',
+          author: 'Fixture Lab',
+          created: '2025-06-01T12:00:00.000Z',
+        });
+        expect(data.outline).toStrictEqual([
+          { title: 'Method', page: 1, items: [] },
+          { title: 'Results', page: 2, items: [] },
+        ]);
+        const pages = data.pages as Body[];
+        expect(pages.map((page) => page.page)).toStrictEqual([1, 2]);
+        expect(pages[0]?.text).toBe(
+          'Fixture Report\n\nEspresso extraction, measured.\n\nMethod\n\nEighteen grams in, thirty-six out.',
         );
       },
     },

@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildPdf } from '@storefront/test-utils';
 
 const PAGES = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/pages');
 
@@ -58,6 +59,33 @@ export const SEO_HTML = `<!doctype html>
 <img src="/img/grinder.jpg" alt="A grinder"><img src="/img/shot.jpg">
 <p><a href="/product">Our machine</a> <a href="/wiki">Background</a> <a href="https://other.example/">Elsewhere</a></p>
 </body></html>`;
+
+/** A two-page PDF with metadata and an outline, the same bytes every run. */
+export const REPORT_PDF = Buffer.from(
+  buildPdf({
+    pages: [
+      {
+        lines: [
+          { text: 'Fixture Report', y: 720, size: 24, bold: true },
+          { text: 'Espresso extraction, measured.', y: 690 },
+          { text: 'Method', y: 650, size: 16, bold: true },
+          { text: 'Eighteen grams in, thirty-six out.', y: 625 },
+        ],
+      },
+      {
+        lines: [
+          { text: 'Results', y: 720, size: 16, bold: true },
+          { text: 'All shots ran in 28 s.', y: 695 },
+        ],
+      },
+    ],
+    info: { Title: 'Fixture Report', Author: 'Fixture Lab', CreationDate: 'D:20250601120000Z' },
+    outline: [
+      { title: 'Method', page: 0 },
+      { title: 'Results', page: 1 },
+    ],
+  }),
+);
 
 type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -122,6 +150,29 @@ export async function startSite(): Promise<Site> {
       res.end(changing);
     },
     '/seo': send(200, 'text/html; charset=utf-8', SEO_HTML, { 'x-robots-tag': 'max-snippet: 160' }),
+    '/report.pdf': send(200, 'application/pdf', REPORT_PDF),
+    '/scanned.pdf': send(
+      200,
+      'application/pdf',
+      Buffer.from(buildPdf({ pages: [{ image: true }] })),
+    ),
+    '/encrypted.pdf': send(
+      200,
+      'application/pdf',
+      Buffer.from(buildPdf({ pages: [{ lines: [{ text: 'Secret', y: 700 }] }], encrypted: true })),
+    ),
+    // A PDF to a client that asks for one, else an HTML page about it.
+    '/negotiated': (req, res) => {
+      if ((req.headers.accept ?? '').includes('application/pdf')) {
+        send(200, 'application/pdf', REPORT_PDF)(req, res);
+      } else {
+        send(
+          200,
+          'text/html',
+          '<html><body><a href="/report.pdf">Report</a></body></html>',
+        )(req, res);
+      }
+    },
     '/feed.xml': send(200, 'application/rss+xml; charset=utf-8', FEED_XML),
     '/data.json': send(200, 'application/json', DATA_JSON),
     '/image.png': send(

@@ -195,6 +195,7 @@ function paidCalls(): {
       '/data.json',
     ),
     call('/buy/seo', { url: site.url('/seo') }, 6000, '/seo'),
+    call('/buy/pdf', { url: site.url('/report.pdf') }, 10000, '/report.pdf'),
   ];
 }
 

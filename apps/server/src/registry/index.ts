@@ -8,6 +8,7 @@ import { linksRoute } from './products/links.js';
 import { markdownRoute } from './products/markdown.js';
 import { metadataRoute } from './products/metadata.js';
 import { notarizeRoute } from './products/notarize.js';
+import { pdfRoute } from './products/pdf.js';
 import { robotsRoute } from './products/robots.js';
 import { seoRoute } from './products/seo.js';
 import { tableRoute } from './products/table.js';
@@ -34,6 +35,7 @@ export const REGISTRY: readonly AnyRoute[] = Object.freeze([
   availabilityRoute,
   validateRoute,
   seoRoute,
+  pdfRoute,
 ]);
 
 export type { AnyRoute, ChargeRule, PriceTier, RouteEntry } from './types.js';

@@ -33,7 +33,9 @@ export type Checked<P> =
 /**
  * What a call reads before its product runs:
  * - `page`: one document, which must answer 2xx (any status with `anyStatus`); with
- *   `headOnly` its body is not downloaded;
+ *   `headOnly` its body is not downloaded; with `accept` the request asks for those
+ *   media types (the `Accept` header; any type otherwise), for a product that reads one
+ *   kind of body (pdf) from a server that negotiates;
  * - `page-or-content`: a page, or nothing when `url` gives null (inline content);
  * - `fetches`: several URLs read at once, handed to the product as they came out,
  *   failures included (robots reads three files, availability probes one).
@@ -44,6 +46,8 @@ export type Reads<P> =
       url(params: P): string;
       readonly anyStatus?: boolean;
       readonly headOnly?: boolean;
+      /** The `Accept` request header, e.g. `application/pdf` with a low-quality wildcard. */
+      readonly accept?: string;
     }
   | { readonly kind: 'page-or-content'; url(params: P): string | null }
   | { readonly kind: 'fetches'; urls(params: P): readonly string[] };
@@ -142,9 +146,11 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
   readonly reads: Reads<P>;
   /**
    * The product: a pure function of structured-clonable input, so that it can run on a
-   * product thread. Never throws for bad content (it returns a failure).
+   * product thread. Never throws for bad content (it returns a failure). It may answer
+   * with a promise (a product built on an asynchronous library, pdf); the thread, and
+   * the pipeline on the event loop, wait for it.
    */
-  compute(input: ProductInput<P, S>): O;
+  compute(input: ProductInput<P, S>): O | Promise<O>;
   /** The answer from the product's output; `call` says which door and whether metered. */
   shape(output: O, input: ProductInput<P, S>, call: CallFacts): Shaped;
 }

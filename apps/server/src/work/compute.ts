@@ -9,7 +9,8 @@ import { budgetSpent, type CallDeadline, ComputeCancelledError, msLeft } from '.
  */
 export interface ProductTask<I, O> {
   readonly name: string;
-  readonly run: (input: I) => O;
+  /** The product; a promise is awaited (on a thread, before its result is posted back). */
+  readonly run: (input: I) => O | Promise<O>;
 }
 
 /**
@@ -37,7 +38,10 @@ export const PRODUCT_TASKS: ReadonlyMap<string, (input: never) => unknown> = new
   REGISTRY.map((route: AnyRoute) => [route.name, (input: never) => route.compute(input)] as const),
 );
 
-/** Run the product named `name` on `input` on this thread: what a product thread does. */
+/**
+ * Run the product named `name` on `input` on this thread: what a product thread does.
+ * An asynchronous product answers with a promise, which the thread awaits.
+ */
 export function runTask(name: string, input: unknown): unknown {
   const run = PRODUCT_TASKS.get(name);
   if (run === undefined) throw new Error(`No product task \`${name}\``);

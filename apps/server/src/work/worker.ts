@@ -9,12 +9,35 @@ import { runTask } from './compute.js';
 const port = parentPort;
 if (port === null) throw new Error('product-worker runs as a worker thread');
 
+function threw(error: unknown): void {
+  const { message, stack } = error instanceof Error ? error : new Error(String(error));
+  port?.postMessage({ kind: 'threw', message, stack });
+}
+
 port.on('message', ({ task, input }: { task: string; input: unknown }) => {
+  let value: unknown;
   try {
-    port.postMessage({ kind: 'done', value: runTask(task, input) });
+    value = runTask(task, input);
   } catch (error) {
-    const { message, stack } = error instanceof Error ? error : new Error(String(error));
-    port.postMessage({ kind: 'threw', message, stack });
+    threw(error);
+    return;
+  }
+  // An asynchronous product (pdf) answers with a promise: post what it settles to. The
+  // pool hands this thread its next task only after the answer, so tasks never overlap.
+  if (value instanceof Promise) {
+    value.then((settled) => {
+      try {
+        port.postMessage({ kind: 'done', value: settled });
+      } catch (error) {
+        threw(error);
+      }
+    }, threw);
+    return;
+  }
+  try {
+    port.postMessage({ kind: 'done', value });
+  } catch (error) {
+    threw(error);
   }
 });
 port.postMessage({ kind: 'ready' });
