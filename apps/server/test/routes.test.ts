@@ -1082,6 +1082,73 @@ describe('response shapes', () => {
     expectReceipt(res.body as Body);
   });
 
+  it('/buy/pdf says why it cannot read an encrypted, a scanned or a non-PDF body, free', async () => {
+    const pdf = REGISTRY.find((route) => route.name === 'pdf') as AnyRoute;
+    const cases: readonly [string, string, string][] = [
+      ['/encrypted.pdf', 'encrypted', 'unsupported_content_type'],
+      ['/scanned.pdf', 'no_text', 'unsupported_content_type'],
+      ['/product', 'not_pdf', 'unsupported_content_type'],
+    ];
+    for (const [path, reason, error] of cases) {
+      const before = await stateOf(t.app, prepaid.keyId);
+      const res = await buy(t.app, '/buy/pdf', { url: site.url(path) }, prepaid.key);
+      const body = expectOkFalse(res, 200);
+      expect(body).toMatchObject({ url: site.url(path), status: 200, reason, error });
+      expectValid(pdf, body);
+      expect(await creditsOf(t.app, prepaid.keyId)).toBe(before.credits);
+      expect(res.headers['storefront-charge']).toBe('none');
+    }
+  });
+
+  it('/buy/pdf asks for a PDF, so a server that negotiates sends one', async () => {
+    const res = await buy(t.app, '/buy/pdf', { url: site.url('/negotiated') }, enterprise.key);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, contentType: 'application/pdf' });
+    const direct = await buy(t.app, '/buy/pdf', { url: site.url('/report.pdf') }, enterprise.key);
+    expect(res.body.text).toBe(direct.body.text);
+    expectReceipt(res.body as Body);
+  });
+
+  it('/buy/pdf writes markdown of the selected pages, in the order asked', async () => {
+    const res = await buy(
+      t.app,
+      '/buy/pdf',
+      { url: site.url('/report.pdf'), format: 'markdown', pages: '2,1' },
+      enterprise.key,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expectReceipt(res.body as Body);
+    const data = res.body.data as Body;
+    expect(data).toMatchObject({ format: 'markdown', pageCount: 2 });
+    const pages = data.pages as Body[];
+    expect(pages.map((page) => page.page)).toStrictEqual([2, 1]);
+    expect(pages[0]?.text).toBe('## Results\n\nAll shots ran in 28 s.');
+    expect(pages[1]?.text).toMatch(
+      /^# Fixture Report\n\nEspresso extraction, measured\.\n\n## Method\n/,
+    );
+    expect(res.body.text).toBe(canonicalize(data));
+  });
+
+  it('/buy/pdf refuses a bad format or page selection with 400, before any fetch', async () => {
+    const before = await stateOf(t.app, prepaid.keyId);
+    const hits = site.hits.get('/report.pdf') ?? 0;
+    const url = site.url('/report.pdf');
+    for (const [query, param] of [
+      [{ url, format: 'html' }, 'format'],
+      [{ url, pages: '0' }, 'pages'],
+      [{ url, pages: '3-1' }, 'pages'],
+      [{ url, pages: 'first' }, 'pages'],
+      [{ url, pages: '1-200' }, 'pages'],
+    ] as const) {
+      const res = await buy(t.app, '/buy/pdf', query, prepaid.key);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error).toBe('invalid_params');
+      expect(res.body.details.map((d: { param: string }) => d.param)).toContain(param);
+    }
+    expect(site.hits.get('/report.pdf') ?? 0).toBe(hits);
+    expect(await stateOf(t.app, prepaid.keyId)).toStrictEqual(before);
+  });
+
   it('/buy/robots on a host whose robots.txt is unreachable still meets the response schema', async () => {
     const robots = REGISTRY.find((route) => route.name === 'robots') as AnyRoute;
     const res = await buy(t.app, '/buy/robots', { domain: resetting.origin }, enterprise.key);

@@ -108,6 +108,8 @@ function calls(): Record<
       fields: true,
     },
     signal: { path: '/buy/signal', query: {}, route: 'signal', fields: true },
+    seo: { path: '/buy/seo', query: { url: url('/seo') }, route: 'seo', fields: true },
+    pdf: { path: '/buy/pdf', query: { url: url('/report.pdf') }, route: 'pdf', fields: true },
   };
 }
 
@@ -152,6 +154,8 @@ describe('POST /x402/verify re-derives text from the fields', () => {
     'availability',
     'validate',
     'signal',
+    'seo',
+    'pdf',
   ]) {
     it(`${name}: the real answer verifies; an edit to any covered field is refused`, async () => {
       const call = calls()[name];
