@@ -15,14 +15,15 @@ export const PDFJS_VERSION: string = (
 let loading: Promise<Pdfjs> | null = null;
 
 /**
- * pdf.js, loaded on first use: a process (or product thread) that never reads a PDF
- * never loads its 3 MB of code. pdf.js runs its parser in a worker of its own, or in
+ * pdf.js, loaded on first use (or ahead of it: the service's product threads call this
+ * before they take tasks): a process that never reads a PDF never loads its 3 MB of
+ * code. pdf.js runs its parser in a worker of its own, or in
  * the calling thread when it finds the worker module on `globalThis.pdfjsWorker`;
  * handing it over keeps the parser in this thread (the service's product thread, with
  * its deadline and heap bound) and means pdf.js never loads a file by a path it
  * computes itself.
  */
-function pdfjs(): Promise<Pdfjs> {
+export function loadPdfjs(): Promise<Pdfjs> {
   loading ??= (async () => {
     const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
@@ -38,7 +39,7 @@ function pdfjs(): Promise<Pdfjs> {
  * is copied, since pdf.js takes the buffer it is given.
  */
 export async function openPdf(bytes: Uint8Array) {
-  const { getDocument } = await pdfjs();
+  const { getDocument } = await loadPdfjs();
   return getDocument({
     data: new Uint8Array(bytes),
     standardFontDataUrl: `${join(PDFJS_ROOT, 'standard_fonts')}/`,

@@ -1,4 +1,4 @@
-export { PDFJS_VERSION } from './engine.js';
+export { loadPdfjs, PDFJS_VERSION } from './engine.js';
 export { extractPdf } from './extract-pdf.js';
 export {
   PDF_MAX_FIELD_CHARS,

@@ -151,6 +151,12 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
    * the pipeline on the event loop, wait for it.
    */
   compute(input: ProductInput<P, S>): O | Promise<O>;
+  /**
+   * Load what the product needs before its first call (a large library, pdf.js): a
+   * product thread runs every route's `warm` before it takes tasks, so no call's budget
+   * pays for the load. Absent on routes whose code loads with the registry.
+   */
+  readonly warm?: () => Promise<void>;
   /** The answer from the product's output; `call` says which door and whether metered. */
   shape(output: O, input: ProductInput<P, S>, call: CallFacts): Shaped;
 }

@@ -49,6 +49,15 @@ export function runTask(name: string, input: unknown): unknown {
 }
 
 /**
+ * Run every route's `warm` (see {@link RouteDefinition.warm}): what a product thread
+ * does once loaded, before it says it is ready. A warm-up that fails is left for the
+ * first call to meet again, as an ordinary product error.
+ */
+export async function warmProducts(): Promise<void> {
+  await Promise.allSettled(REGISTRY.map((route: AnyRoute) => route.warm?.()));
+}
+
+/**
  * {@link Compute} on the event loop: for `PRODUCT_THREADS=0` and for in-process tests.
  * A task whose call has no time left is not started; one that has started cannot be
  * stopped, so without threads the call's budget is not a bound on the product.

@@ -1,10 +1,11 @@
 /**
  * A product thread (see `pool.ts`): runs product tasks (route `compute` functions) on the inputs the
- * pool posts, one at a time, and posts each result back. A throw is posted back as a
- * message, so one bad input never costs the thread.
+ * pool posts, one at a time, and posts each result back (an asynchronous product's once
+ * its promise settles). A throw is posted back as a message, so one bad input never
+ * costs the thread. It says it is ready once the products' warm-ups have run.
  */
 import { parentPort } from 'node:worker_threads';
-import { runTask } from './compute.js';
+import { runTask, warmProducts } from './compute.js';
 
 const port = parentPort;
 if (port === null) throw new Error('product-worker runs as a worker thread');
@@ -40,4 +41,5 @@ port.on('message', ({ task, input }: { task: string; input: unknown }) => {
     threw(error);
   }
 });
-port.postMessage({ kind: 'ready' });
+// Ready once every product has loaded what it needs (pdf.js), so a call never waits for it.
+warmProducts().finally(() => port.postMessage({ kind: 'ready' }));

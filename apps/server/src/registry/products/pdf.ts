@@ -1,5 +1,6 @@
 import {
   extractPdf,
+  loadPdfjs,
   PDF_MAX_PAGES,
   PDF_MAX_PAGES_PARAM_CHARS,
   type PdfFormat,
@@ -139,6 +140,10 @@ export const pdfRoute: RouteDefinition<PdfParams, PageSource, PdfResult> = {
   },
   priceFor: () => PRICE,
   reads: { kind: 'page', url: (params) => params.url, accept: ACCEPT_PDF },
+  // pdf.js is 3 MB of code: product threads load it before their first call.
+  warm: async () => {
+    await loadPdfjs();
+  },
   compute: ({ source, params }) =>
     extractPdf(source.doc, {
       format: params.format,
