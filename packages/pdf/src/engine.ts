@@ -16,7 +16,7 @@ let loading: Promise<Pdfjs> | null = null;
 
 /**
  * pdf.js, loaded on first use (or ahead of it: the service's product threads call this
- * before they take tasks): a process that never reads a PDF never loads its 3 MB of
+ * once they are ready): a process that never reads a PDF never loads its 3 MB of
  * code. pdf.js runs its parser in a worker of its own, or in
  * the calling thread when it finds the worker module on `globalThis.pdfjsWorker`;
  * handing it over keeps the parser in this thread (the service's product thread, with

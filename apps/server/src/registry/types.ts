@@ -152,9 +152,11 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
    */
   compute(input: ProductInput<P, S>): O | Promise<O>;
   /**
-   * Load what the product needs before its first call (a large library, pdf.js): a
-   * product thread runs every route's `warm` before it takes tasks, so no call's budget
-   * pays for the load. Absent on routes whose code loads with the registry.
+   * Load what the product needs ahead of its first call (a large library, pdf.js): a
+   * product thread starts every route's `warm` in the background as soon as it is ready,
+   * so the first call does not pay for the load (one arriving sooner waits for the
+   * rest of it) and no other product waits for it. Absent on routes whose code loads
+   * with the registry.
    */
   readonly warm?: () => Promise<void>;
   /** The answer from the product's output; `call` says which door and whether metered. */

@@ -50,8 +50,8 @@ export function runTask(name: string, input: unknown): unknown {
 
 /**
  * Run every route's `warm` (see {@link RouteDefinition.warm}): what a product thread
- * does once loaded, before it says it is ready. A warm-up that fails is left for the
- * first call to meet again, as an ordinary product error.
+ * starts once it has said it is ready. A warm-up that fails is left for the first call
+ * to meet again, as an ordinary product error.
  */
 export async function warmProducts(): Promise<void> {
   await Promise.allSettled(REGISTRY.map((route: AnyRoute) => route.warm?.()));

@@ -2,7 +2,7 @@
  * A product thread (see `pool.ts`): runs product tasks (route `compute` functions) on the inputs the
  * pool posts, one at a time, and posts each result back (an asynchronous product's once
  * its promise settles). A throw is posted back as a message, so one bad input never
- * costs the thread. It says it is ready once the products' warm-ups have run.
+ * costs the thread. Once ready, it starts the products' warm-ups in the background.
  */
 import { parentPort } from 'node:worker_threads';
 import { runTask, warmProducts } from './compute.js';
@@ -41,5 +41,6 @@ port.on('message', ({ task, input }: { task: string; input: unknown }) => {
     threw(error);
   }
 });
-// Ready once every product has loaded what it needs (pdf.js), so a call never waits for it.
-warmProducts().finally(() => port.postMessage({ kind: 'ready' }));
+port.postMessage({ kind: 'ready' });
+// Then load what products need ahead of their first call (pdf.js), in the background.
+void warmProducts();

@@ -140,7 +140,7 @@ export const pdfRoute: RouteDefinition<PdfParams, PageSource, PdfResult> = {
   },
   priceFor: () => PRICE,
   reads: { kind: 'page', url: (params) => params.url, accept: ACCEPT_PDF },
-  // pdf.js is 3 MB of code: product threads load it before their first call.
+  // pdf.js is 3 MB of code: product threads load it ahead of their first call.
   warm: async () => {
     await loadPdfjs();
   },
