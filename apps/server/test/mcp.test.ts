@@ -123,6 +123,8 @@ function toolCalls(): Record<string, Record<string, string>> {
     validate: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
     map: { url: site.shop.url('/') },
     crawl: { url: site.shop.url('/'), limit: '2' },
+    seo: { url: site.url('/seo') },
+    pdf: { url: site.url('/report.pdf'), format: 'markdown' },
   };
 }
 
@@ -143,6 +145,8 @@ const CREDITS: Readonly<Record<string, number>> = {
   validate: 5,
   map: 10,
   crawl: 30,
+  seo: 6,
+  pdf: 10,
 };
 
 describe('the MCP door', () => {

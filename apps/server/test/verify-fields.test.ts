@@ -115,6 +115,8 @@ function calls(): Record<
       route: 'crawl',
       fields: true,
     },
+    seo: { path: '/buy/seo', query: { url: url('/seo') }, route: 'seo', fields: true },
+    pdf: { path: '/buy/pdf', query: { url: url('/report.pdf') }, route: 'pdf', fields: true },
   };
 }
 
@@ -161,6 +163,8 @@ describe('POST /x402/verify re-derives text from the fields', () => {
     'signal',
     'map',
     'crawl',
+    'seo',
+    'pdf',
   ]) {
     it(`${name}: the real answer verifies; an edit to any covered field is refused`, async () => {
       const call = calls()[name];

@@ -196,6 +196,8 @@ function paidCalls(): {
     ),
     call('/buy/map', { url: site.shop.url('/') }, 10000, '/'),
     call('/buy/crawl', { url: site.shop.url('/'), limit: '2' }, 30000, '/'),
+    call('/buy/seo', { url: site.url('/seo') }, 6000, '/seo'),
+    call('/buy/pdf', { url: site.url('/report.pdf') }, 10000, '/report.pdf'),
   ];
 }
 

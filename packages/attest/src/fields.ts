@@ -21,6 +21,8 @@ export const RECEIPT_ROUTES = [
   'validate',
   'map',
   'crawl',
+  'seo',
+  'pdf',
 ] as const;
 
 /** A route name from {@link RECEIPT_ROUTES}. */
@@ -135,7 +137,9 @@ const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
 
   metadata: canonicalData('openGraph', 'counts'),
   robots: canonicalData('verdicts', 'policies'),
-  headers: canonicalData('grade', 'checks'),
+  headers: canonicalData('grade', 'checks', 'serverBanner'),
+  seo: canonicalData('grade', 'checks', 'counts'),
+  pdf: canonicalData('pageCount', 'pages', 'outline'),
   table: canonicalData('tables', 'tableCount'),
   feed: canonicalData('items', 'feedTitle'),
   validate: canonicalData('documentHash', 'schemaHash'),

@@ -18,4 +18,12 @@ export {
 } from './fixtures.js';
 export { hostilePage } from './hostile.js';
 export { edited, mutate } from './mutate.js';
+export {
+  buildPdf,
+  type PdfLine,
+  type PdfOutlineItem,
+  type PdfPage,
+  type PdfSpec,
+  pdfString,
+} from './pdf.js';
 export { scalingRatio } from './scaling.js';

@@ -1,4 +1,4 @@
-import type { Fetcher } from '@storefront/safe-fetch';
+import type { Fetcher, FetchInit } from '@storefront/safe-fetch';
 import type {
   AnyRoute,
   CallFacts,
@@ -14,6 +14,14 @@ import { failed, pageOf, succeeded, type WorkOutcome } from './outcome.js';
 
 /** A GET whose body is not downloaded. */
 const HEAD_ONLY = { body: false } as const;
+
+/** The fetch options of a route's page read: head only, or asking for given media types. */
+function fetchInit(reads: Reads<never>): FetchInit | undefined {
+  if (reads.kind !== 'page') return undefined;
+  if (reads.headOnly === true) return HEAD_ONLY;
+  if (reads.accept !== undefined) return { headers: { accept: reads.accept } };
+  return undefined;
+}
 
 /** What the work of one call needs: the network and the product threads, both within the call's deadline. */
 export interface WorkServices {
@@ -56,8 +64,7 @@ export async function perform<P, S extends Source, O>(
       );
     }
   } else if (url !== null) {
-    const headOnly = reads.kind === 'page' && reads.headOnly === true;
-    const fetched = await services.fetcher.fetch(url, headOnly ? HEAD_ONLY : undefined);
+    const fetched = await services.fetcher.fetch(url, fetchInit(reads));
     const page = pageOf(fetched, url, reads.kind === 'page' && reads.anyStatus === true);
     if (!page.ok) return failed(page, undeliverable);
     source = { kind: 'page', doc: page.doc };
@@ -75,7 +82,7 @@ export async function perform<P, S extends Source, O>(
 
   let output: O;
   try {
-    output = onThread ? await services.compute(taskOf(route), input) : route.compute(input);
+    output = onThread ? await services.compute(taskOf(route), input) : await route.compute(input);
   } catch (error) {
     if (!(error instanceof ComputeLimitError)) throw error;
     const at = page ?? (reads.kind === 'walk' ? { url: reads.url(params), status: null } : null);

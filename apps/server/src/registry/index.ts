@@ -10,7 +10,9 @@ import { mapRoute } from './products/map.js';
 import { markdownRoute } from './products/markdown.js';
 import { metadataRoute } from './products/metadata.js';
 import { notarizeRoute } from './products/notarize.js';
+import { pdfRoute } from './products/pdf.js';
 import { robotsRoute } from './products/robots.js';
+import { seoRoute } from './products/seo.js';
 import { tableRoute } from './products/table.js';
 import { validateRoute } from './products/validate.js';
 import type { AnyRoute } from './types.js';
@@ -36,6 +38,8 @@ export const REGISTRY: readonly AnyRoute[] = Object.freeze([
   validateRoute,
   mapRoute,
   crawlRoute,
+  seoRoute,
+  pdfRoute,
 ]);
 
 export type { AnyRoute, ChargeRule, PriceTier, RouteEntry } from './types.js';

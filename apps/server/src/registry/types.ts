@@ -33,7 +33,9 @@ export type Checked<P> =
 /**
  * What a call reads before its product runs:
  * - `page`: one document, which must answer 2xx (any status with `anyStatus`); with
- *   `headOnly` its body is not downloaded;
+ *   `headOnly` its body is not downloaded; with `accept` the request asks for those
+ *   media types (the `Accept` header; any type otherwise), for a product that reads one
+ *   kind of body (pdf) from a server that negotiates;
  * - `page-or-content`: a page, or nothing when `url` gives null (inline content);
  * - `fetches`: several URLs read at once, handed to the product as they came out,
  *   failures included (robots reads three files, availability probes one);
@@ -49,6 +51,8 @@ export type Reads<P> =
       url(params: P): string;
       readonly anyStatus?: boolean;
       readonly headOnly?: boolean;
+      /** The `Accept` request header, e.g. `application/pdf` with a low-quality wildcard. */
+      readonly accept?: string;
     }
   | { readonly kind: 'page-or-content'; url(params: P): string | null }
   | { readonly kind: 'fetches'; urls(params: P): readonly string[] }
@@ -184,9 +188,19 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
   readonly reads: Reads<P>;
   /**
    * The product: a pure function of structured-clonable input, so that it can run on a
-   * product thread. Never throws for bad content (it returns a failure).
+   * product thread. Never throws for bad content (it returns a failure). It may answer
+   * with a promise (a product built on an asynchronous library, pdf); the thread, and
+   * the pipeline on the event loop, wait for it.
    */
-  compute(input: ProductInput<P, S>): O;
+  compute(input: ProductInput<P, S>): O | Promise<O>;
+  /**
+   * Load what the product needs ahead of its first call (a large library, pdf.js): a
+   * product thread starts every route's `warm` in the background as soon as it is ready,
+   * so the first call does not pay for the load (one arriving sooner waits for the
+   * rest of it) and no other product waits for it. Absent on routes whose code loads
+   * with the registry.
+   */
+  readonly warm?: () => Promise<void>;
   /** The answer from the product's output; `call` says which door and whether metered. */
   shape(output: O, input: ProductInput<P, S>, call: CallFacts): Shaped;
 }
