@@ -12,6 +12,7 @@ import type { Settlements } from './metering/settlements.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import type { Probes } from './probes/index.js';
 import { REGISTRY } from './registry/index.js';
 import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly settlements: Settlements;
   /** Where routes run their CPU-bound work: the product threads, or inline. */
   readonly compute: Compute;
+  /** The network besides HTTP fetches (DNS queries, guarded TLS handshakes). */
+  readonly probes?: Probes;
 }
 
 /** The smallest answer sent compressed (bytes); below it the encoding costs more than it saves. */

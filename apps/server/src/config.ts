@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StorefrontError } from '@storefront/core';
 import { v1NetworkName } from './doors/x402/networks.js';
+import { parseResolver } from './probes/dns-client.js';
 
 /** Validated service configuration (DESIGN §8). */
 export interface Config {
@@ -33,6 +34,16 @@ export interface Config {
   readonly callDeadlineMs: number;
   /** Where the development payment stack listens when it runs (see {@link usesLocalPayments}). */
   readonly localPayments: LocalPaymentsConfig;
+  /**
+   * `DNS_RESOLVER`: the resolver DNS audits ask and TLS audits resolve through, as
+   * `host:port` (`127.0.0.1:5353`, `[::1]:53`); null for the system's first server.
+   */
+  readonly dnsResolver: string | null;
+  /**
+   * `TLS_AUDIT_PORT`: the port TLS audits connect to. 443; outside production a test
+   * may name a loopback port that `SAFE_FETCH_ALLOW` also lists.
+   */
+  readonly tlsAuditPort: number;
 }
 
 /**
@@ -262,7 +273,22 @@ export function loadConfig(
     problems,
   );
 
+  const dnsResolver = nonEmpty(env.DNS_RESOLVER);
+  if (dnsResolver !== null) {
+    try {
+      parseResolver(dnsResolver);
+    } catch {
+      problems.push(
+        `DNS_RESOLVER must be an IP address with an optional port, such as 127.0.0.1:5353 or [::1]:53, got \`${dnsResolver}\``,
+      );
+    }
+  }
+  const tlsAuditPort = integer(env.TLS_AUDIT_PORT, 443, 1, 65535, 'TLS_AUDIT_PORT', problems);
+
   if (nodeEnv === 'production') {
+    if (tlsAuditPort !== 443) {
+      problems.push('TLS_AUDIT_PORT is for tests only: production audits port 443');
+    }
     if (signerPrivateKey === null) {
       problems.push(
         'SIGNER_PRIVATE_KEY is required in production (the development key is refused)',
@@ -323,6 +349,8 @@ export function loadConfig(
     products,
     callDeadlineMs,
     localPayments,
+    dnsResolver,
+    tlsAuditPort,
   };
 }
 

@@ -12,6 +12,7 @@ import { registerSigner } from './db/signer-keys.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { Settlements } from './metering/settlements.js';
 import { sweepAbandoned } from './metering/store.js';
+import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
 import { nativePersonalSign } from './signing.js';
@@ -112,6 +113,11 @@ export async function startServer(
       clock: () => new Date(),
       settlements,
       compute: pool?.compute ?? inlineCompute,
+      probes: createProbes({
+        dnsResolver: config.dnsResolver,
+        safeFetchAllow: config.safeFetchAllow,
+        tlsPort: config.tlsAuditPort,
+      }),
     });
     server.on('request', app);
 

@@ -19,6 +19,8 @@ export const RECEIPT_ROUTES = [
   'feed',
   'availability',
   'validate',
+  'dns',
+  'tls',
 ] as const;
 
 /** A route name from {@link RECEIPT_ROUTES}. */
@@ -133,7 +135,9 @@ const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
 
   metadata: canonicalData('openGraph', 'counts'),
   robots: canonicalData('verdicts', 'policies'),
-  headers: canonicalData('grade', 'checks'),
+  headers: canonicalData('grade', 'checks', 'serverBanner'),
+  dns: canonicalData('records', 'spf', 'dmarc'),
+  tls: canonicalData('chain', 'protocol', 'cipher'),
   table: canonicalData('tables', 'tableCount'),
   feed: canonicalData('items', 'feedTitle'),
   validate: canonicalData('documentHash', 'schemaHash'),

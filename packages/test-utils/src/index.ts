@@ -27,3 +27,9 @@ export {
 export { hostilePage } from './hostile.js';
 export { edited, mutate } from './mutate.js';
 export { scalingRatio } from './scaling.js';
+export {
+  type LeafOptions,
+  makeTestChain,
+  type TestCertificate,
+  type TestChain,
+} from './tls-chain.js';

@@ -1,5 +1,12 @@
 import type { Fetcher } from '@storefront/safe-fetch';
-import type { CallFacts, ProductInput, Reads, RouteDefinition, Source } from '../registry/types.js';
+import type {
+  CallFacts,
+  Gathering,
+  ProductInput,
+  Reads,
+  RouteDefinition,
+  Source,
+} from '../registry/types.js';
 import { type Compute, taskOf } from '../work/compute.js';
 import { ComputeLimitError } from '../work/limits.js';
 import { failed, pageOf, succeeded, type WorkOutcome } from './outcome.js';
@@ -13,6 +20,8 @@ export interface WorkServices {
   readonly compute: Compute;
   readonly publicBaseUrl: string;
   readonly clock: () => Date;
+  /** The network of `gather` reads, within the call's budget; absent, such a route fails. */
+  readonly gathering?: () => Gathering;
 }
 
 /**
@@ -32,7 +41,7 @@ export async function perform<P, S extends Source, O>(
 ): Promise<WorkOutcome> {
   const undeliverable = route.chargeRule === 'before-charging';
   const { reads } = route;
-  const url = reads.kind === 'fetches' ? null : reads.url(params);
+  const url = reads.kind === 'fetches' || reads.kind === 'gather' ? null : reads.url(params);
   let source: Source;
   if (url !== null) {
     const headOnly = reads.kind === 'page' && reads.headOnly === true;
@@ -44,6 +53,10 @@ export async function perform<P, S extends Source, O>(
     const at = services.clock().toISOString();
     const results = await Promise.all(reads.urls(params).map((u) => services.fetcher.fetch(u)));
     source = { kind: 'fetches', results, at };
+  } else if (reads.kind === 'gather') {
+    if (services.gathering === undefined) throw new Error(`${route.path} gathers without probes`);
+    const at = services.clock().toISOString();
+    source = { kind: 'gathered', facts: await reads.gather(params, services.gathering()), at };
   } else {
     source = { kind: 'none', at: services.clock().toISOString() };
   }
@@ -90,6 +103,6 @@ export async function perform<P, S extends Source, O>(
  */
 export function runsOnThread(route: { readonly reads: Reads<never> }): boolean {
   const { reads } = route;
-  if (reads.kind === 'fetches') return false;
+  if (reads.kind === 'fetches' || reads.kind === 'gather') return false;
   return reads.kind === 'page-or-content' || reads.headOnly !== true;
 }

@@ -1,5 +1,6 @@
 import { availabilityRoute } from './products/availability.js';
 import { diffRoute } from './products/diff.js';
+import { dnsRoute } from './products/dns.js';
 import { extractRoute } from './products/extract.js';
 import { feedRoute } from './products/feed.js';
 import { fetchRoute } from './products/fetch.js';
@@ -10,6 +11,7 @@ import { metadataRoute } from './products/metadata.js';
 import { notarizeRoute } from './products/notarize.js';
 import { robotsRoute } from './products/robots.js';
 import { tableRoute } from './products/table.js';
+import { tlsRoute } from './products/tls.js';
 import { validateRoute } from './products/validate.js';
 import type { AnyRoute } from './types.js';
 
@@ -32,6 +34,8 @@ export const REGISTRY: readonly AnyRoute[] = Object.freeze([
   feedRoute,
   availabilityRoute,
   validateRoute,
+  dnsRoute,
+  tlsRoute,
 ]);
 
 export type { AnyRoute, ChargeRule, PriceTier, RouteEntry } from './types.js';

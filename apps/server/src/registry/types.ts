@@ -1,5 +1,6 @@
 import type { FetchedDocument, ParamProblem } from '@storefront/core';
 import type { SafeFetchResult } from '@storefront/safe-fetch';
+import type { Probes } from '../probes/index.js';
 
 /** A JSON Schema object, as written in the registry and published in discovery. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -36,7 +37,11 @@ export type Checked<P> =
  *   `headOnly` its body is not downloaded;
  * - `page-or-content`: a page, or nothing when `url` gives null (inline content);
  * - `fetches`: several URLs read at once, handed to the product as they came out,
- *   failures included (robots reads three files, availability probes one).
+ *   failures included (robots reads three files, availability probes one);
+ * - `gather`: the route's own gatherer reads what is not an HTTP fetch (DNS answers, a
+ *   TLS handshake) through the service's {@link Probes}, within the call's budget, and
+ *   resolves to plain, structured-clonable facts for the product. It never rejects for
+ *   anything the network or the target does (that is in the facts).
  */
 export type Reads<P> =
   | {
@@ -46,7 +51,17 @@ export type Reads<P> =
       readonly headOnly?: boolean;
     }
   | { readonly kind: 'page-or-content'; url(params: P): string | null }
-  | { readonly kind: 'fetches'; urls(params: P): readonly string[] };
+  | { readonly kind: 'fetches'; urls(params: P): readonly string[] }
+  | { readonly kind: 'gather'; gather(params: P, gathering: Gathering): Promise<unknown> };
+
+/** What a `gather` read is handed: the network it may use and the call's time. */
+export interface Gathering {
+  /** Aborts when the call's budget runs out or its caller leaves. */
+  readonly signal: AbortSignal;
+  /** Whole milliseconds left of the call's budget when the gathering started. */
+  readonly timeoutMs: number;
+  readonly probes: Probes;
+}
 
 /** What the pipeline read for a route's {@link Reads}, and when. */
 export type Source =
@@ -57,7 +72,15 @@ export type Source =
       /** When the reads started (ISO-8601). */
       readonly at: string;
     }
-  | { readonly kind: 'none'; readonly at: string };
+  | { readonly kind: 'none'; readonly at: string }
+  | GatheredSource;
+
+/** What a `gather` read produced: the gatherer's facts, and when it started (ISO-8601). */
+export interface GatheredSource<F = unknown> {
+  readonly kind: 'gathered';
+  readonly facts: F;
+  readonly at: string;
+}
 
 export type PageSource = Extract<Source, { readonly kind: 'page' }>;
 export type FetchesSource = Extract<Source, { readonly kind: 'fetches' }>;
