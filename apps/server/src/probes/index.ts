@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { DnsQuery } from '@storefront/dns-audit';
 import { type ConnectGuard, createConnectGuard, type LookupFunction } from '@storefront/safe-fetch';
 import { createDnsClient } from './dns-client.js';
@@ -18,6 +18,12 @@ export interface Probes {
   readonly tlsPort: number;
   /** The roots a TLS audit verifies against: Node's `tls.rootCertificates`. */
   readonly tlsCa: readonly string[];
+  /**
+   * The client context of TLS audits, made once: those roots, and TLS 1.0 allowed so that
+   * an old server can be reported (parsing the roots on every call would cost more than
+   * the handshake).
+   */
+  readonly tlsContext: SecureContext;
 }
 
 /** Options of {@link createProbes}, from the configuration. */
@@ -47,7 +53,8 @@ export function createProbes(options: ProbesOptions): Probes {
     allowedPorts: [options.tlsPort],
   });
   const tlsCa = Object.freeze([...rootCertificates, ...(options.extraCa ?? [])]);
-  return { dns, guard, tlsPort: options.tlsPort, tlsCa };
+  const tlsContext = createSecureContext({ ca: [...tlsCa], minVersion: 'TLSv1' });
+  return { dns, guard, tlsPort: options.tlsPort, tlsCa, tlsContext };
 }
 
 /**

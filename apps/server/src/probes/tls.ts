@@ -49,10 +49,9 @@ export async function gatherTls(
       port,
       ...(isIP(domain) === 0 ? { servername: domain } : {}),
       rejectUnauthorized: false,
-      ca: [...probes.tlsCa],
+      // Node's roots, and old protocols allowed so that they can be reported (and graded down).
+      secureContext: probes.tlsContext,
       requestOCSP: true,
-      // Old protocols connect, so that they can be reported (and graded down).
-      minVersion: 'TLSv1',
       ALPNProtocols: ['http/1.1'],
       // `authorized` is the chain's verdict alone: the audit matches the name itself.
       checkServerIdentity: () => undefined,
