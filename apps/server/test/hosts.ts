@@ -78,7 +78,7 @@ export interface TlsHost {
  * name, `self` a self-signed leaf, and `broken` fails the handshake. Every answer
  * carries `Strict-Transport-Security: max-age=63072000; includeSubDomains`.
  */
-export async function startTlsHost(): Promise<TlsHost> {
+export async function startTlsHost(listenPort = 0): Promise<TlsHost> {
   const chain = makeTestChain();
   const now = Date.now();
   const fresh = { notBefore: new Date(now - DAY), notAfter: new Date(now + 365 * DAY) };
@@ -123,7 +123,7 @@ export async function startTlsHost(): Promise<TlsHost> {
   );
   // A handshake that fails is the test's point, not an error of the host.
   server.on('tlsClientError', () => {});
-  server.listen(0, '127.0.0.1');
+  server.listen(listenPort, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
@@ -151,9 +151,11 @@ export interface AuditNet {
  * the stub, TLS audits on the host's port (`TLS_AUDIT_PORT`), which the guard's test
  * allowlist opens for 127.0.0.1 only.
  */
-export async function startAuditNet(options: { trustTestRoot?: boolean } = {}): Promise<AuditNet> {
-  const dns = await startStubDns(auditZone());
-  const tls = await startTlsHost();
+export async function startAuditNet(
+  options: { trustTestRoot?: boolean; dnsPort?: number; tlsPort?: number } = {},
+): Promise<AuditNet> {
+  const dns = await startStubDns(auditZone(), options.dnsPort ?? 0);
+  const tls = await startTlsHost(options.tlsPort ?? 0);
   const probes = createProbes({
     dnsResolver: dns.server,
     safeFetchAllow: tls.allow,

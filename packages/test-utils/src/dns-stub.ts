@@ -34,7 +34,10 @@ export interface StubDns {
  * no records (NODATA) for a known name without records of the asked type. A name not in
  * the zone is NXDOMAIN.
  */
-export async function startStubDns(zone: Readonly<Record<string, StubName>>): Promise<StubDns> {
+export async function startStubDns(
+  zone: Readonly<Record<string, StubName>>,
+  port = 0,
+): Promise<StubDns> {
   const socket = createSocket('udp4');
   const queries: string[] = [];
   socket.on('message', (message, from) => {
@@ -67,12 +70,12 @@ export async function startStubDns(zone: Readonly<Record<string, StubName>>): Pr
     });
     socket.send(response, from.port, from.address);
   });
-  socket.bind(0, '127.0.0.1');
+  socket.bind(port, '127.0.0.1');
   await once(socket, 'listening');
-  const { port } = socket.address() as AddressInfo;
+  const bound = (socket.address() as AddressInfo).port;
   return {
-    server: `127.0.0.1:${port}`,
-    port,
+    server: `127.0.0.1:${bound}`,
+    port: bound,
     queries,
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };
