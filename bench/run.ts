@@ -1,4 +1,5 @@
 import { extractionBenchmark } from './extraction.bench.js';
+import { hostAuditsBenchmark } from './host-audits.bench.js';
 import { htmlBenchmark } from './html.bench.js';
 import { mapBenchmark } from './map.bench.js';
 import { pdfBenchmark } from './pdf.bench.js';
@@ -12,7 +13,7 @@ import { x402Benchmark } from './x402.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, pdf, seo, service, x402, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, pdf, seo, service, x402, tls, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -95,6 +96,11 @@ if (only === undefined || only === 'service') {
     );
     process.exitCode = 1;
   }
+}
+
+if (only === undefined || only === 'tls') {
+  // Informative: the tls and dns audits next to plain tls.connect and node:dns (no target).
+  await hostAuditsBenchmark({ time });
 }
 
 if (only === undefined || only === 'x402') {

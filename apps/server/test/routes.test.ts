@@ -18,6 +18,7 @@ import { type RunningServer, startServer } from '../src/server.js';
 import { inlineCompute } from '../src/work/compute.js';
 import { ProductPool } from '../src/work/pool.js';
 import { DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import { type AuditNet, startAuditNet } from './hosts.js';
 import {
   ADMIN_TOKEN,
   buy,
@@ -58,6 +59,8 @@ const SPEC_RULES: Readonly<Record<string, ChargeRule>> = {
   crawl: 'free-on-failure',
   seo: 'free-on-failure',
   pdf: 'free-on-failure',
+  dns: 'free-on-failure',
+  tls: 'free-on-failure',
 };
 
 /** Routes whose spec response says "no other fields are allowed". */
@@ -443,6 +446,85 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
         expect(site.shop.hits.get('/private/secret') ?? 0).toBe(0);
       },
     },
+    dns: {
+      success: { domain: 'good.example.com' },
+      target: 'domain',
+      failures: [
+        {
+          query: { domain: 'missing.example.org' },
+          url: 'dns:missing.example.org',
+          error: 'dns_failure',
+          status: null,
+        },
+        {
+          query: { domain: 'https://slow.example.org/' },
+          url: 'dns:slow.example.org',
+          error: 'timeout',
+          status: null,
+        },
+      ],
+      // Local and internal names are never asked about, as the fetcher never contacts them.
+      blocked: { domain: 'db.internal' },
+      shape(body) {
+        canonicalText(body);
+        expect(body.url).toBe('dns:good.example.com');
+        expect(body).not.toHaveProperty('status');
+        const data = dataOf(body);
+        expect(data).toMatchObject({
+          domain: 'good.example.com',
+          grade: 'A',
+          rubric: 'dns-rubric/1',
+          dnssec: { authenticated: true },
+          queries: 11,
+        });
+        expect(data.spf).toMatchObject({ valid: true, lookups: 2, lookupLimitExceeded: false });
+        expect((data.records as Body).MX).toStrictEqual([
+          { preference: 10, exchange: 'mx1.good.example.com' },
+          { preference: 20, exchange: 'mx2.good.example.com' },
+        ]);
+      },
+    },
+    tls: {
+      success: { domain: 'good.tls.example.com' },
+      target: 'domain',
+      failures: [
+        {
+          query: { domain: 'broken.tls.example.com' },
+          url: 'https://broken.tls.example.com',
+          error: 'tls_error',
+          status: null,
+        },
+        {
+          query: { domain: 'https://missing.tls.example.com/path' },
+          url: 'https://missing.tls.example.com',
+          error: 'dns_failure',
+          status: null,
+        },
+      ],
+      // The stub resolver answers 10.0.0.1: refused at connect time, never contacted.
+      blocked: { domain: 'private.example.com' },
+      shape(body) {
+        canonicalText(body);
+        expect(body.url).toBe('https://good.tls.example.com');
+        const data = dataOf(body);
+        // The test CA is no public root: the chain does not verify, so the grade is F.
+        expect(data).toMatchObject({
+          domain: 'good.tls.example.com',
+          nameMatches: true,
+          trusted: false,
+          trustError: 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+          protocol: 'TLSv1.3',
+          ocspStapled: false,
+          grade: 'F',
+          rubric: 'tls-rubric/1',
+        });
+        expect(data.hsts).toMatchObject({ present: true, maxAge: 63072000, status: 200 });
+        expect((data.chain as Body[]).map((cert) => cert.subject)).toStrictEqual([
+          'CN=good.tls.example.com',
+          'CN=Storefront Test Intermediate CA',
+        ]);
+      },
+    },
     validate: {
       success: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
       target: 'url',
@@ -641,6 +723,7 @@ async function startResettingRobotsHost(): Promise<{ origin: string; close(): Pr
 }
 
 let site: Site;
+let net: AuditNet;
 let resetting: Awaited<ReturnType<typeof startResettingRobotsHost>>;
 let t: RouteApp;
 let cases: Readonly<Record<string, RouteCase>>;
@@ -652,7 +735,8 @@ let prepaid: TestKey;
 beforeAll(async () => {
   site = await startSite();
   resetting = await startResettingRobotsHost();
-  t = await routeApp(site, [new URL(resetting.origin).host]);
+  net = await startAuditNet();
+  t = await routeApp(site, [new URL(resetting.origin).host], { probes: net.probes });
   cases = casesFor(site);
   enterprise = await enterpriseKey(t.app);
   prepaid = await prepaidKey(t.app, 100_000);
@@ -661,6 +745,7 @@ afterAll(async () => {
   await t?.dispose();
   await site?.close();
   await resetting?.close();
+  await net?.close();
 });
 
 function caseOf(route: AnyRoute): RouteCase {

@@ -23,6 +23,8 @@ export const RECEIPT_ROUTES = [
   'crawl',
   'seo',
   'pdf',
+  'dns',
+  'tls',
 ] as const;
 
 /** A route name from {@link RECEIPT_ROUTES}. */
@@ -140,6 +142,8 @@ const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
   headers: canonicalData('grade', 'checks', 'serverBanner'),
   seo: canonicalData('grade', 'checks', 'counts'),
   pdf: canonicalData('pageCount', 'pages', 'outline'),
+  dns: canonicalData('records', 'spf', 'dmarc'),
+  tls: canonicalData('chain', 'protocol', 'cipher'),
   table: canonicalData('tables', 'tableCount'),
   feed: canonicalData('items', 'feedTitle'),
   validate: canonicalData('documentHash', 'schemaHash'),

@@ -4,6 +4,14 @@ export {
   htmlArbitrary,
   textArbitrary,
 } from './arbitraries.js';
+export {
+  type StubDns,
+  type StubName,
+  type StubRecordType,
+  startStubDns,
+  type ZoneAnswer,
+  zoneQuery,
+} from './dns-stub.js';
 export { DEFAULT_DOCUMENT, type DocumentInit, makeDocument } from './document.js';
 export {
   type FixtureProduct,
@@ -27,3 +35,9 @@ export {
   pdfString,
 } from './pdf.js';
 export { scalingRatio } from './scaling.js';
+export {
+  type LeafOptions,
+  makeTestChain,
+  type TestCertificate,
+  type TestChain,
+} from './tls-chain.js';

@@ -2,6 +2,7 @@ import type { Fetcher, FetchInit } from '@storefront/safe-fetch';
 import type {
   AnyRoute,
   CallFacts,
+  Gathering,
   ProductInput,
   Reads,
   RouteDefinition,
@@ -31,6 +32,8 @@ export interface WorkServices {
   readonly clock: () => Date;
   /** The call's deadline, which a walk stops short of to leave its product time; none in some tests. */
   readonly deadline?: CallDeadline;
+  /** The network of `gather` reads, within the call's budget; absent, such a route fails. */
+  readonly gathering?: () => Gathering;
 }
 
 /**
@@ -50,7 +53,10 @@ export async function perform<P, S extends Source, O>(
 ): Promise<WorkOutcome> {
   const undeliverable = route.chargeRule === 'before-charging';
   const { reads } = route;
-  const url = reads.kind === 'fetches' || reads.kind === 'walk' ? null : reads.url(params);
+  const url =
+    reads.kind === 'fetches' || reads.kind === 'walk' || reads.kind === 'gather'
+      ? null
+      : reads.url(params);
   let source: Source;
   if (reads.kind === 'walk') {
     try {
@@ -72,6 +78,10 @@ export async function perform<P, S extends Source, O>(
     const at = services.clock().toISOString();
     const results = await Promise.all(reads.urls(params).map((u) => services.fetcher.fetch(u)));
     source = { kind: 'fetches', results, at };
+  } else if (reads.kind === 'gather') {
+    if (services.gathering === undefined) throw new Error(`${route.path} gathers without probes`);
+    const at = services.clock().toISOString();
+    source = { kind: 'gathered', facts: await reads.gather(params, services.gathering()), at };
   } else {
     source = { kind: 'none', at: services.clock().toISOString() };
   }
@@ -122,7 +132,7 @@ export async function perform<P, S extends Source, O>(
  */
 export function runsOnThread(route: { readonly reads: Reads<never> }): boolean {
   const { reads } = route;
-  if (reads.kind === 'fetches') return false;
+  if (reads.kind === 'fetches' || reads.kind === 'gather') return false;
   if (reads.kind === 'walk') return true;
   return reads.kind === 'page-or-content' || reads.headOnly !== true;
 }

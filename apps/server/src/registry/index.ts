@@ -1,6 +1,7 @@
 import { availabilityRoute } from './products/availability.js';
 import { crawlRoute } from './products/crawl.js';
 import { diffRoute } from './products/diff.js';
+import { dnsRoute } from './products/dns.js';
 import { extractRoute } from './products/extract.js';
 import { feedRoute } from './products/feed.js';
 import { fetchRoute } from './products/fetch.js';
@@ -14,6 +15,7 @@ import { pdfRoute } from './products/pdf.js';
 import { robotsRoute } from './products/robots.js';
 import { seoRoute } from './products/seo.js';
 import { tableRoute } from './products/table.js';
+import { tlsRoute } from './products/tls.js';
 import { validateRoute } from './products/validate.js';
 import type { AnyRoute } from './types.js';
 
@@ -40,6 +42,8 @@ export const REGISTRY: readonly AnyRoute[] = Object.freeze([
   crawlRoute,
   seoRoute,
   pdfRoute,
+  dnsRoute,
+  tlsRoute,
 ]);
 
 export type { AnyRoute, ChargeRule, PriceTier, RouteEntry } from './types.js';

@@ -1,5 +1,6 @@
 import type { FetchedDocument, ParamProblem } from '@storefront/core';
 import type { SafeFetchResult } from '@storefront/safe-fetch';
+import type { Probes } from '../probes/index.js';
 
 /** A JSON Schema object, as written in the registry and published in discovery. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -43,7 +44,11 @@ export type Checked<P> =
  *   and after each round `step`, a pure function run on a product thread, reads the
  *   outcomes and names the next ones, carrying a state of plain data. The pipeline
  *   fetches each round at once, stops at `maxFetches` or when the call's deadline
- *   nears (keeping time for the product), and hands the last state to `compute`.
+ *   nears (keeping time for the product), and hands the last state to `compute`;
+ * - `gather`: the route's own gatherer reads what is not an HTTP fetch (DNS answers, a
+ *   TLS handshake) through the service's {@link Probes}, within the call's budget, and
+ *   resolves to plain, structured-clonable facts for the product. It never rejects for
+ *   anything the network or the target does (that is in the facts).
  */
 export type Reads<P> =
   | {
@@ -66,7 +71,17 @@ export type Reads<P> =
       start(params: P): WalkPlan;
       /** The next round from the outcomes of the last, in the order asked (pure; on a product thread). */
       step(input: WalkStepInput): WalkPlan;
-    };
+    }
+  | { readonly kind: 'gather'; gather(params: P, gathering: Gathering): Promise<unknown> };
+
+/** What a `gather` read is handed: the network it may use and the call's time. */
+export interface Gathering {
+  /** Aborts when the call's budget runs out or its caller leaves. */
+  readonly signal: AbortSignal;
+  /** Whole milliseconds left of the call's budget when the gathering started. */
+  readonly timeoutMs: number;
+  readonly probes: Probes;
+}
 
 /** A walk's next round: its state (structured-clonable data) and the URLs to fetch; none ends it. */
 export interface WalkPlan {
@@ -102,7 +117,15 @@ export type Source =
       /** When the walk started (ISO-8601). */
       readonly at: string;
     }
-  | { readonly kind: 'none'; readonly at: string };
+  | { readonly kind: 'none'; readonly at: string }
+  | GatheredSource;
+
+/** What a `gather` read produced: the gatherer's facts, and when it started (ISO-8601). */
+export interface GatheredSource<F = unknown> {
+  readonly kind: 'gathered';
+  readonly facts: F;
+  readonly at: string;
+}
 
 export type PageSource = Extract<Source, { readonly kind: 'page' }>;
 export type FetchesSource = Extract<Source, { readonly kind: 'fetches' }>;
