@@ -201,7 +201,8 @@ const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
 
   map: canonicalData('urls', 'sources'),
 
-  crawl: { matches: dataHas('pages', 'format'), check: checkCrawl },
+  // `count` and `skipped` tell a crawl from a pdf result, which also has `pages` and `format`.
+  crawl: { matches: dataHas('pages', 'format', 'count', 'skipped'), check: checkCrawl },
 };
 
 /**
