@@ -1,7 +1,10 @@
 import { extractionBenchmark } from './extraction.bench.js';
+import { hostAuditsBenchmark } from './host-audits.bench.js';
 import { htmlBenchmark } from './html.bench.js';
 import { mapBenchmark } from './map.bench.js';
+import { pdfBenchmark } from './pdf.bench.js';
 import { robotsBenchmark } from './robots.bench.js';
+import { seoBenchmark } from './seo.bench.js';
 import { serviceBenchmark } from './service.bench.js';
 import { signBenchmark } from './sign.bench.js';
 import { validateBenchmark } from './validate.bench.js';
@@ -10,7 +13,7 @@ import { x402Benchmark } from './x402.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, service, x402, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, pdf, seo, service, x402, tls, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -69,6 +72,16 @@ if (only === undefined || only === 'map') {
   await mapBenchmark({ time });
 }
 
+if (only === undefined || only === 'pdf') {
+  // Informative: the pdf product next to pdf.js used directly (no target).
+  await pdfBenchmark({ time });
+}
+
+if (only === undefined || only === 'seo') {
+  // Informative: the SEO audit next to the parse it starts with (no peer, no target).
+  await seoBenchmark({ time });
+}
+
 if (only === undefined || only === 'service') {
   // Needs wrk and PostgreSQL (DATABASE_URL); without them it prints why and is skipped.
   const service = await serviceBenchmark({
@@ -83,6 +96,11 @@ if (only === undefined || only === 'service') {
     );
     process.exitCode = 1;
   }
+}
+
+if (only === undefined || only === 'tls') {
+  // Informative: the tls and dns audits next to plain tls.connect and node:dns (no target).
+  await hostAuditsBenchmark({ time });
 }
 
 if (only === undefined || only === 'x402') {

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildPdf } from '../packages/test-utils/src/pdf.js';
 
 const root = resolve(import.meta.dirname, '..');
 const host = '127.0.0.1';
@@ -147,6 +148,39 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
+/** A two-page report as a PDF, written by the same builder the tests use. */
+const REPORT_PDF = Buffer.from(
+  buildPdf({
+    pages: [
+      {
+        lines: [
+          { text: 'Brewhaus Direct: Espresso Buying Guide', y: 720, size: 22, bold: true },
+          { text: 'What to look for in a home espresso machine.', y: 692 },
+          { text: 'Boilers', y: 652, size: 15, bold: true },
+          { text: 'A dual boiler brews and steams at once;', y: 628 },
+          { text: 'a heat exchanger is cheaper but needs a cooling flush.', y: 614 },
+        ],
+      },
+      {
+        lines: [
+          { text: 'Grinders', y: 720, size: 15, bold: true },
+          { text: 'Budget as much for the grinder as for the machine.', y: 696 },
+        ],
+      },
+    ],
+    info: {
+      Title: 'Espresso Buying Guide',
+      Author: 'Brewhaus Direct',
+      Producer: 'Storefront demo site',
+      CreationDate: "D:20250601090000+02'00'",
+    },
+    outline: [
+      { title: 'Boilers', page: 0 },
+      { title: 'Grinders', page: 1 },
+    ],
+  }),
+);
+
 interface Resource {
   readonly what: string;
   readonly handle: (res: http.ServerResponse) => void;
@@ -210,6 +244,7 @@ const resources: Record<string, Resource> = {
     },
   },
   '/feed.xml': serve('RSS feed with three items', 'application/rss+xml; charset=utf-8', FEED_XML),
+  '/guide.pdf': serve('a two-page PDF with metadata and an outline', 'application/pdf', REPORT_PDF),
   '/data.json': serve('a JSON product record', 'application/json; charset=utf-8', DATA_JSON),
   '/robots.txt': serve('blocks GPTBot, CCBot and Google-Extended', 'text/plain', ROBOTS_TXT),
   '/llms.txt': serve('llms.txt index of the site', 'text/markdown; charset=utf-8', LLMS_TXT),

@@ -17,6 +17,7 @@ import type { Settlements } from './metering/settlements.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import type { Probes } from './probes/index.js';
 import { REGISTRY } from './registry/index.js';
 import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
@@ -63,6 +64,8 @@ export interface AppDeps {
   readonly selfUrl?: string;
   /** The payment processor; default from `config.billing` ({@link paymentProcessor}). */
   readonly processor?: PaymentProcessor;
+  /** The network besides HTTP fetches (DNS queries, guarded TLS handshakes). */
+  readonly probes?: Probes;
 }
 
 /**

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StorefrontError } from '@storefront/core';
 import { v1NetworkName } from './doors/x402/networks.js';
+import { parseResolver } from './probes/dns-client.js';
 
 /** Validated service configuration (DESIGN §8). */
 export interface Config {
@@ -35,6 +36,16 @@ export interface Config {
   readonly localPayments: LocalPaymentsConfig;
   /** Subscriptions and credit packs (docs/decisions.md, "Billing"). */
   readonly billing: BillingConfig;
+  /**
+   * `DNS_RESOLVER`: the resolver DNS audits ask and TLS audits resolve through, as
+   * `host:port` (`127.0.0.1:5353`, `[::1]:53`); null for the system's first server.
+   */
+  readonly dnsResolver: string | null;
+  /**
+   * `TLS_AUDIT_PORT`: the port TLS audits connect to. 443; outside production a test
+   * may name a loopback port that `SAFE_FETCH_ALLOW` also lists.
+   */
+  readonly tlsAuditPort: number;
 }
 
 /**
@@ -287,11 +298,26 @@ export function loadConfig(
 
   const billing = billingConfig(env, problems);
 
+  const dnsResolver = nonEmpty(env.DNS_RESOLVER);
+  if (dnsResolver !== null) {
+    try {
+      parseResolver(dnsResolver);
+    } catch {
+      problems.push(
+        `DNS_RESOLVER must be an IP address with an optional port, such as 127.0.0.1:5353 or [::1]:53, got \`${dnsResolver}\``,
+      );
+    }
+  }
+  const tlsAuditPort = integer(env.TLS_AUDIT_PORT, 443, 1, 65535, 'TLS_AUDIT_PORT', problems);
+
   if (nodeEnv === 'production') {
     if (billing.stripe === null) {
       problems.push(
         'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required in production (the development payment processor is refused)',
       );
+    }
+    if (tlsAuditPort !== 443) {
+      problems.push('TLS_AUDIT_PORT is for tests only: production audits port 443');
     }
     if (signerPrivateKey === null) {
       problems.push(
@@ -354,6 +380,8 @@ export function loadConfig(
     callDeadlineMs,
     localPayments,
     billing,
+    dnsResolver,
+    tlsAuditPort,
   };
 }
 

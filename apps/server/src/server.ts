@@ -14,6 +14,7 @@ import { registerSigner } from './db/signer-keys.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { Settlements } from './metering/settlements.js';
 import { sweepAbandoned } from './metering/store.js';
+import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
 import { nativePersonalSign } from './signing.js';
@@ -121,6 +122,11 @@ export async function startServer(
       compute: pool?.compute ?? inlineCompute,
       selfUrl: defaultBaseUrl(config.host, port),
       processor,
+      probes: createProbes({
+        dnsResolver: config.dnsResolver,
+        safeFetchAllow: config.safeFetchAllow,
+        tlsPort: config.tlsAuditPort,
+      }),
     });
     server.on('request', app);
 

@@ -42,6 +42,8 @@ describe('loadConfig', () => {
       callDeadlineMs: 5500,
       localPayments: { chainPort: null, facilitatorPort: null },
       billing: { stripe: null },
+      dnsResolver: null,
+      tlsAuditPort: 443,
     });
   });
 
@@ -71,6 +73,8 @@ describe('loadConfig', () => {
         STRIPE_SECRET_KEY: 'sk_test_abc123',
         STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
         STRIPE_PRICE_BUSINESS: 'price_1Abc',
+        DNS_RESOLVER: '127.0.0.1:5353',
+        TLS_AUDIT_PORT: '44300',
       },
       '/',
     );
@@ -87,6 +91,8 @@ describe('loadConfig', () => {
       products: { threads: 0, deadlineMs: 2500, heapMb: 256 },
       callDeadlineMs: 2000,
       localPayments: { chainPort: 9545, facilitatorPort: 0 },
+      dnsResolver: '127.0.0.1:5353',
+      tlsAuditPort: 44300,
       payment: {
         network: 'eip155:84532',
         facilitatorUrl: 'https://facilitator.example/x402',
@@ -176,6 +182,9 @@ describe('loadConfig', () => {
     [{ X402_LEGACY_NETWORK_NAMES: 'yes' }, /X402_LEGACY_NETWORK_NAMES must be true, false, 1 or 0/],
     [{ LOCAL_CHAIN_PORT: '70000' }, /LOCAL_CHAIN_PORT must be an integer from 0 to 65535/],
     [{ LOCAL_FACILITATOR_PORT: 'any' }, /LOCAL_FACILITATOR_PORT must be an integer from 0/],
+    [{ DNS_RESOLVER: 'dns.example:53' }, /DNS_RESOLVER must be an IP address/],
+    [{ DNS_RESOLVER: '127.0.0.1:99999' }, /DNS_RESOLVER must be an IP address/],
+    [{ TLS_AUDIT_PORT: '0' }, /TLS_AUDIT_PORT must be an integer from 1 to 65535/],
     [
       { X402_LEGACY_NETWORK_NAMES: 'true', X402_NETWORK: 'eip155:1' },
       /X402_LEGACY_NETWORK_NAMES is on, but x402 v1 has no name for `eip155:1`/,
@@ -231,6 +240,13 @@ describe('loadConfig', () => {
     );
     // Development and tests run the local facilitator there.
     expect(loadConfig({ FACILITATOR_URL: url }, '/').payment.facilitatorUrl).toBe(url);
+  });
+
+  it('refuses a TLS audit port other than 443 in production', () => {
+    expect(() => loadConfig({ ...production, TLS_AUDIT_PORT: '44300' }, '/')).toThrow(
+      /TLS_AUDIT_PORT is for tests only/,
+    );
+    expect(loadConfig({ ...production, TLS_AUDIT_PORT: '443' }, '/').tlsAuditPort).toBe(443);
   });
 
   it.each(['https://facilitator.example', 'http://10.0.0.5:4020', 'https://localhost.example'])(

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runsOnThread } from '../src/pipeline/work.js';
 import { REGISTRY } from '../src/registry/index.js';
 import type { AnyRoute } from '../src/registry/types.js';
 import { testApp } from './helpers.js';
@@ -192,7 +193,7 @@ describe('discovery documents', () => {
         route.path,
         expect.stringContaining('facilitator_unavailable'),
       ]);
-      if (!['headers', 'robots', 'availability'].includes(route.name)) {
+      if (runsOnThread(route)) {
         expect(unavailable?.description).toContain('page_too_complex');
         expect(codes503).toContain('page_too_complex');
       }

@@ -107,7 +107,7 @@ describe('one HTTP status per error code', () => {
     }
     expect(
       (REGISTRY as readonly AnyRoute[]).filter((r) => r.notFound).map((r) => r.name),
-    ).toStrictEqual(['table', 'validate']);
+    ).toStrictEqual(['table', 'validate', 'pdf']);
   });
 
   it('documents 429 with both of its codes and Retry-After, and 405 for other methods', () => {

@@ -53,6 +53,8 @@ function queryFor(route: AnyRoute): Query {
     diff: { url, prevHash: `0x${'0'.repeat(64)}` },
     notarize: { content: 'a statement' },
     validate: { url: site.url('/data.json'), schema: 'id:integer' },
+    dns: { domain: 'example.com' },
+    tls: { domain: 'example.com' },
   };
   return queries[route.name] ?? { url };
 }

@@ -3,7 +3,7 @@ import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
 import type { Express } from 'express';
 import request from 'supertest';
 import { expect } from 'vitest';
-import { createApp } from '../src/app.js';
+import { type AppDeps, createApp } from '../src/app.js';
 import { ProductPool } from '../src/work/pool.js';
 import { silentLogger, testApp } from './helpers.js';
 import type { Site } from './site.js';
@@ -30,7 +30,11 @@ export interface RouteApp {
  * Build the in-process app on a fresh database, reading `site` (and the `127.0.0.1:port`
  * entries of `alsoAllow`) and with `ADMIN_TOKEN`.
  */
-export async function routeApp(site: Site, alsoAllow: readonly string[] = []): Promise<RouteApp> {
+export async function routeApp(
+  site: Site,
+  alsoAllow: readonly string[] = [],
+  extra: Partial<AppDeps> = {},
+): Promise<RouteApp> {
   const real: Fetcher = createFetcher({
     testOnlyAllow: [site.allow, ...alsoAllow].join(','),
   });
@@ -52,7 +56,7 @@ export async function routeApp(site: Site, alsoAllow: readonly string[] = []): P
   });
   // Calls are timed from their arrival: the threads load before any call is made.
   await pool.ready();
-  const t = await testApp({ fetcher, compute: pool.compute });
+  const t = await testApp({ fetcher, compute: pool.compute, ...extra });
   const app = createApp({ ...t.deps, config: { ...t.deps.config, adminToken: ADMIN_TOKEN } });
   return {
     app,

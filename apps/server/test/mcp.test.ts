@@ -26,17 +26,20 @@ import {
   testApp,
   uniqueSchema,
 } from './helpers.js';
+import { type AuditNet, startAuditNet } from './hosts.js';
 import { ADMIN_TOKEN } from './keys.js';
 import { type Site, startSite } from './site.js';
 
 type Body = Record<string, unknown>;
 
 let site: Site;
+let net: AuditNet;
 let server: RunningServer;
 const schema = uniqueSchema();
 
 beforeAll(async () => {
   site = await startSite();
+  net = await startAuditNet();
   if (DATABASE_URL !== null) await createSchema(schema);
   const dataDir = tempDir('storefront-mcp-');
   server = await startServer(
@@ -47,7 +50,9 @@ beforeAll(async () => {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
         ADMIN_TOKEN,
-        SAFE_FETCH_ALLOW: site.allow,
+        SAFE_FETCH_ALLOW: `${site.allow},${net.tls.allow}`,
+        DNS_RESOLVER: net.dns.server,
+        TLS_AUDIT_PORT: String(net.tls.port),
         ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
       },
       dataDir,
@@ -59,6 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await site?.close();
+  await net?.close();
   if (DATABASE_URL !== null) await dropSchema(schema);
 });
 
@@ -123,6 +129,10 @@ function toolCalls(): Record<string, Record<string, string>> {
     validate: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
     map: { url: site.shop.url('/') },
     crawl: { url: site.shop.url('/'), limit: '2' },
+    seo: { url: site.url('/seo') },
+    pdf: { url: site.url('/report.pdf'), format: 'markdown' },
+    dns: { domain: 'good.example.com' },
+    tls: { domain: 'good.tls.example.com' },
   };
 }
 
@@ -143,6 +153,10 @@ const CREDITS: Readonly<Record<string, number>> = {
   validate: 5,
   map: 10,
   crawl: 30,
+  seo: 6,
+  pdf: 10,
+  dns: 5,
+  tls: 5,
 };
 
 describe('the MCP door', () => {

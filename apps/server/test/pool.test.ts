@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FetchedDocument } from '@storefront/core';
 import { createFetcher } from '@storefront/safe-fetch';
+import { buildPdf } from '@storefront/test-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runsOnThread } from '../src/pipeline/work.js';
 import { REGISTRY } from '../src/registry/index.js';
@@ -11,7 +12,7 @@ import { ComputeCancelledError, ComputeLimitError } from '../src/work/limits.js'
 import { ProductPool } from '../src/work/pool.js';
 import { pageInput, productTask, testApp } from './helpers.js';
 import { ADMIN_TOKEN, buy, callAndHangUp, creditsOf, ledgerOf, prepaidKey } from './keys.js';
-import { fixturePage } from './site.js';
+import { fixturePage, REPORT_PDF } from './site.js';
 
 /** The markdown route's product, as the pool runs it. */
 const MARKDOWN = productTask('markdown');
@@ -77,6 +78,24 @@ describe('ProductPool', () => {
     expect((onThread as { ok: boolean }).ok).toBe(true);
   });
 
+  it('awaits an asynchronous product (pdf.js) on the thread, one task after the other, as inline', async () => {
+    const PDF = productTask('pdf');
+    const report = { ...documentOf(REPORT_PDF), contentType: 'application/pdf' };
+    const scanned = {
+      ...documentOf(buildPdf({ pages: [{ image: true }] })),
+      contentType: 'application/pdf',
+    };
+    const inputs = [report, scanned, report].map((doc) =>
+      pageInput(doc, { url: doc.url, format: 'markdown', pages: undefined }),
+    );
+    const onThread = await Promise.all(inputs.map((input) => pool.compute(PDF, input)));
+    const inline = await Promise.all(inputs.map((input) => inlineCompute(PDF, input)));
+    expect(onThread).toStrictEqual(inline);
+    expect(onThread.map((result) => result.ok)).toStrictEqual([true, false, true]);
+    expect(onThread[2]).toStrictEqual(onThread[0]);
+    expect(onThread[1]).toMatchObject({ error: 'unsupported_content_type', reason: 'no_text' });
+  });
+
   it('names a compute for every route that parses a body, and none for the head-only audit', () => {
     expect(
       REGISTRY.filter(runsOnThread)
@@ -93,6 +112,8 @@ describe('ProductPool', () => {
       'markdown',
       'metadata',
       'notarize',
+      'pdf',
+      'seo',
       'table',
       'validate',
     ]);

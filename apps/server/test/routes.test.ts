@@ -18,6 +18,7 @@ import { type RunningServer, startServer } from '../src/server.js';
 import { inlineCompute } from '../src/work/compute.js';
 import { ProductPool } from '../src/work/pool.js';
 import { DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import { type AuditNet, startAuditNet } from './hosts.js';
 import {
   ADMIN_TOKEN,
   buy,
@@ -52,9 +53,14 @@ const SPEC_RULES: Readonly<Record<string, ChargeRule>> = {
   table: 'before-charging',
   validate: 'before-charging',
   availability: 'always-delivered',
-  // Issue 19 routes (docs/decisions.md, "Charge rules of /buy/map and /buy/crawl").
+  // Issue 19 routes (docs/decisions.md, "Charge rules of /buy/map and /buy/crawl" and the
+  // charge rules of /buy/seo and /buy/pdf).
   map: 'free-on-failure',
   crawl: 'free-on-failure',
+  seo: 'free-on-failure',
+  pdf: 'free-on-failure',
+  dns: 'free-on-failure',
+  tls: 'free-on-failure',
 };
 
 /** Routes whose spec response says "no other fields are allowed". */
@@ -440,6 +446,85 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
         expect(site.shop.hits.get('/private/secret') ?? 0).toBe(0);
       },
     },
+    dns: {
+      success: { domain: 'good.example.com' },
+      target: 'domain',
+      failures: [
+        {
+          query: { domain: 'missing.example.org' },
+          url: 'dns:missing.example.org',
+          error: 'dns_failure',
+          status: null,
+        },
+        {
+          query: { domain: 'https://slow.example.org/' },
+          url: 'dns:slow.example.org',
+          error: 'timeout',
+          status: null,
+        },
+      ],
+      // Local and internal names are never asked about, as the fetcher never contacts them.
+      blocked: { domain: 'db.internal' },
+      shape(body) {
+        canonicalText(body);
+        expect(body.url).toBe('dns:good.example.com');
+        expect(body).not.toHaveProperty('status');
+        const data = dataOf(body);
+        expect(data).toMatchObject({
+          domain: 'good.example.com',
+          grade: 'A',
+          rubric: 'dns-rubric/1',
+          dnssec: { authenticated: true },
+          queries: 11,
+        });
+        expect(data.spf).toMatchObject({ valid: true, lookups: 2, lookupLimitExceeded: false });
+        expect((data.records as Body).MX).toStrictEqual([
+          { preference: 10, exchange: 'mx1.good.example.com' },
+          { preference: 20, exchange: 'mx2.good.example.com' },
+        ]);
+      },
+    },
+    tls: {
+      success: { domain: 'good.tls.example.com' },
+      target: 'domain',
+      failures: [
+        {
+          query: { domain: 'broken.tls.example.com' },
+          url: 'https://broken.tls.example.com',
+          error: 'tls_error',
+          status: null,
+        },
+        {
+          query: { domain: 'https://missing.tls.example.com/path' },
+          url: 'https://missing.tls.example.com',
+          error: 'dns_failure',
+          status: null,
+        },
+      ],
+      // The stub resolver answers 10.0.0.1: refused at connect time, never contacted.
+      blocked: { domain: 'private.example.com' },
+      shape(body) {
+        canonicalText(body);
+        expect(body.url).toBe('https://good.tls.example.com');
+        const data = dataOf(body);
+        // The test CA is no public root: the chain does not verify, so the grade is F.
+        expect(data).toMatchObject({
+          domain: 'good.tls.example.com',
+          nameMatches: true,
+          trusted: false,
+          trustError: 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+          protocol: 'TLSv1.3',
+          ocspStapled: false,
+          grade: 'F',
+          rubric: 'tls-rubric/1',
+        });
+        expect(data.hsts).toMatchObject({ present: true, maxAge: 63072000, status: 200 });
+        expect((data.chain as Body[]).map((cert) => cert.subject)).toStrictEqual([
+          'CN=good.tls.example.com',
+          'CN=Storefront Test Intermediate CA',
+        ]);
+      },
+    },
     validate: {
       success: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
       target: 'url',
@@ -464,6 +549,76 @@ function casesFor(site: Site): Readonly<Record<string, RouteCase>> {
           schemaForm: 'compact',
           pointer: '',
         });
+      },
+    },
+    seo: {
+      success: { url: site.url('/seo') },
+      target: 'url',
+      failures: [
+        missing({ url: site.url('/missing') }),
+        notOfType({ url: site.url('/image.png') }),
+      ],
+      blocked: { url: BLOCKED_URL },
+      shape(body) {
+        canonicalText(body);
+        const data = dataOf(body);
+        expect(data.rubric).toBe('seo-rubric/1');
+        const checks = data.checks as Body[];
+        const verdicts = Object.fromEntries(checks.map((check) => [check.id, check.pass]));
+        expect(verdicts).toMatchObject({
+          title: true,
+          description: true,
+          h1: true,
+          'heading-order': false,
+          'image-alt': false,
+          'structured-data': true,
+          'mixed-content': false,
+          links: true,
+        });
+        const robots = checks.find((check) => check.id === 'indexable') as Body;
+        expect(robots).toMatchObject({ pass: true, value: 'X-Robots-Tag: max-snippet: 160' });
+        expect(data.counts).toMatchObject({ internalLinks: 2, externalLinks: 1, images: 2 });
+        expect((data.findings as Body[]).map((finding) => finding.id)).toStrictEqual(
+          checks.filter((check) => !check.pass).map((check) => check.id),
+        );
+      },
+    },
+    pdf: {
+      success: { url: site.url('/report.pdf') },
+      target: 'url',
+      failures: [
+        missing({ url: site.url('/missing') }),
+        notOfType({ url: site.url('/scanned.pdf') }),
+        notOfType({ url: site.url('/encrypted.pdf') }),
+        notOfType({ url: site.url('/image.png') }),
+        // A page past the last one: content that does not exist, 404 and free.
+        {
+          query: { url: site.url('/report.pdf'), pages: '3' },
+          url: site.url('/report.pdf'),
+          error: 'not_found',
+          status: 200,
+        },
+      ],
+      blocked: { url: BLOCKED_URL },
+      shape(body) {
+        canonicalText(body);
+        const data = dataOf(body);
+        expect(body.contentType).toBe('application/pdf');
+        expect(data).toMatchObject({ format: 'text', pageCount: 2, truncated: false });
+        expect(data.metadata).toMatchObject({
+          title: 'Fixture Report',
+          author: 'Fixture Lab',
+          created: '2025-06-01T12:00:00.000Z',
+        });
+        expect(data.outline).toStrictEqual([
+          { title: 'Method', page: 1, items: [] },
+          { title: 'Results', page: 2, items: [] },
+        ]);
+        const pages = data.pages as Body[];
+        expect(pages.map((page) => page.page)).toStrictEqual([1, 2]);
+        expect(pages[0]?.text).toBe(
+          'Fixture Report\n\nEspresso extraction, measured.\n\nMethod\n\nEighteen grams in, thirty-six out.',
+        );
       },
     },
   };
@@ -568,6 +723,7 @@ async function startResettingRobotsHost(): Promise<{ origin: string; close(): Pr
 }
 
 let site: Site;
+let net: AuditNet;
 let resetting: Awaited<ReturnType<typeof startResettingRobotsHost>>;
 let t: RouteApp;
 let cases: Readonly<Record<string, RouteCase>>;
@@ -579,7 +735,8 @@ let prepaid: TestKey;
 beforeAll(async () => {
   site = await startSite();
   resetting = await startResettingRobotsHost();
-  t = await routeApp(site, [new URL(resetting.origin).host]);
+  net = await startAuditNet();
+  t = await routeApp(site, [new URL(resetting.origin).host], { probes: net.probes });
   cases = casesFor(site);
   enterprise = await enterpriseKey(t.app);
   prepaid = await prepaidKey(t.app, 100_000);
@@ -588,6 +745,7 @@ afterAll(async () => {
   await t?.dispose();
   await site?.close();
   await resetting?.close();
+  await net?.close();
 });
 
 function caseOf(route: AnyRoute): RouteCase {
@@ -1093,6 +1251,73 @@ describe('response shapes', () => {
     );
     expect(framing).toMatchObject({ present: true, value: 'SAMEORIGIN' });
     expectReceipt(res.body as Body);
+  });
+
+  it('/buy/pdf says why it cannot read an encrypted, a scanned or a non-PDF body, free', async () => {
+    const pdf = REGISTRY.find((route) => route.name === 'pdf') as AnyRoute;
+    const cases: readonly [string, string, string][] = [
+      ['/encrypted.pdf', 'encrypted', 'unsupported_content_type'],
+      ['/scanned.pdf', 'no_text', 'unsupported_content_type'],
+      ['/product', 'not_pdf', 'unsupported_content_type'],
+    ];
+    for (const [path, reason, error] of cases) {
+      const before = await stateOf(t.app, prepaid.keyId);
+      const res = await buy(t.app, '/buy/pdf', { url: site.url(path) }, prepaid.key);
+      const body = expectOkFalse(res, 200);
+      expect(body).toMatchObject({ url: site.url(path), status: 200, reason, error });
+      expectValid(pdf, body);
+      expect(await creditsOf(t.app, prepaid.keyId)).toBe(before.credits);
+      expect(res.headers['storefront-charge']).toBe('none');
+    }
+  });
+
+  it('/buy/pdf asks for a PDF, so a server that negotiates sends one', async () => {
+    const res = await buy(t.app, '/buy/pdf', { url: site.url('/negotiated') }, enterprise.key);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, contentType: 'application/pdf' });
+    const direct = await buy(t.app, '/buy/pdf', { url: site.url('/report.pdf') }, enterprise.key);
+    expect(res.body.text).toBe(direct.body.text);
+    expectReceipt(res.body as Body);
+  });
+
+  it('/buy/pdf writes markdown of the selected pages, in the order asked', async () => {
+    const res = await buy(
+      t.app,
+      '/buy/pdf',
+      { url: site.url('/report.pdf'), format: 'markdown', pages: '2,1' },
+      enterprise.key,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expectReceipt(res.body as Body);
+    const data = res.body.data as Body;
+    expect(data).toMatchObject({ format: 'markdown', pageCount: 2 });
+    const pages = data.pages as Body[];
+    expect(pages.map((page) => page.page)).toStrictEqual([2, 1]);
+    expect(pages[0]?.text).toBe('## Results\n\nAll shots ran in 28 s.');
+    expect(pages[1]?.text).toMatch(
+      /^# Fixture Report\n\nEspresso extraction, measured\.\n\n## Method\n/,
+    );
+    expect(res.body.text).toBe(canonicalize(data));
+  });
+
+  it('/buy/pdf refuses a bad format or page selection with 400, before any fetch', async () => {
+    const before = await stateOf(t.app, prepaid.keyId);
+    const hits = site.hits.get('/report.pdf') ?? 0;
+    const url = site.url('/report.pdf');
+    for (const [query, param] of [
+      [{ url, format: 'html' }, 'format'],
+      [{ url, pages: '0' }, 'pages'],
+      [{ url, pages: '3-1' }, 'pages'],
+      [{ url, pages: 'first' }, 'pages'],
+      [{ url, pages: '1-200' }, 'pages'],
+    ] as const) {
+      const res = await buy(t.app, '/buy/pdf', query, prepaid.key);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error).toBe('invalid_params');
+      expect(res.body.details.map((d: { param: string }) => d.param)).toContain(param);
+    }
+    expect(site.hits.get('/report.pdf') ?? 0).toBe(hits);
+    expect(await stateOf(t.app, prepaid.keyId)).toStrictEqual(before);
   });
 
   it('/buy/robots on a host whose robots.txt is unreachable still meets the response schema', async () => {

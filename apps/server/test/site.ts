@@ -6,6 +6,7 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { buildPdf } from '@storefront/test-utils';
 
 const PAGES = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/pages');
 
@@ -40,6 +41,52 @@ User-agent: *
 Allow: /
 Sitemap: /sitemap.xml
 `;
+
+/** A page for the SEO audit: most checks pass, a few fail in known ways. */
+export const SEO_HTML = `<!doctype html>
+<html lang="en"><head>
+<meta charset="utf-8">
+<title>Fixture espresso guide – Example Site</title>
+<meta name="description" content="How to pull a balanced espresso shot: grind size, dose, yield and time, with a table of starting points.">
+<link rel="canonical" href="http://example.test/guide">
+<meta property="og:title" content="Fixture espresso guide">
+<meta property="og:type" content="article">
+<meta property="og:image" content="http://example.test/guide.jpg">
+<meta name="twitter:card" content="summary">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Fixture espresso guide"}</script>
+</head><body>
+<h1>Espresso guide</h1>
+<h2>Grind</h2><h4>Burrs</h4>
+<img src="/img/grinder.jpg" alt="A grinder"><img src="/img/shot.jpg">
+<p><a href="/product">Our machine</a> <a href="/wiki">Background</a> <a href="https://other.example/">Elsewhere</a></p>
+</body></html>`;
+
+/** A two-page PDF with metadata and an outline, the same bytes every run. */
+export const REPORT_PDF = Buffer.from(
+  buildPdf({
+    pages: [
+      {
+        lines: [
+          { text: 'Fixture Report', y: 720, size: 24, bold: true },
+          { text: 'Espresso extraction, measured.', y: 690 },
+          { text: 'Method', y: 650, size: 16, bold: true },
+          { text: 'Eighteen grams in, thirty-six out.', y: 625 },
+        ],
+      },
+      {
+        lines: [
+          { text: 'Results', y: 720, size: 16, bold: true },
+          { text: 'All shots ran in 28 s.', y: 695 },
+        ],
+      },
+    ],
+    info: { Title: 'Fixture Report', Author: 'Fixture Lab', CreationDate: 'D:20250601120000Z' },
+    outline: [
+      { title: 'Method', page: 0 },
+      { title: 'Results', page: 1 },
+    ],
+  }),
+);
 
 type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -228,6 +275,30 @@ export async function startSite(): Promise<Site> {
     '/changing': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(changing);
+    },
+    '/seo': send(200, 'text/html; charset=utf-8', SEO_HTML, { 'x-robots-tag': 'max-snippet: 160' }),
+    '/report.pdf': send(200, 'application/pdf', REPORT_PDF),
+    '/scanned.pdf': send(
+      200,
+      'application/pdf',
+      Buffer.from(buildPdf({ pages: [{ image: true }] })),
+    ),
+    '/encrypted.pdf': send(
+      200,
+      'application/pdf',
+      Buffer.from(buildPdf({ pages: [{ lines: [{ text: 'Secret', y: 700 }] }], encrypted: true })),
+    ),
+    // A PDF to a client that asks for one, else an HTML page about it.
+    '/negotiated': (req, res) => {
+      if ((req.headers.accept ?? '').includes('application/pdf')) {
+        send(200, 'application/pdf', REPORT_PDF)(req, res);
+      } else {
+        send(
+          200,
+          'text/html',
+          '<html><body><a href="/report.pdf">Report</a></body></html>',
+        )(req, res);
+      }
     },
     '/feed.xml': send(200, 'application/rss+xml; charset=utf-8', FEED_XML),
     '/data.json': send(200, 'application/json', DATA_JSON),

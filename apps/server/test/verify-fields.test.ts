@@ -3,6 +3,7 @@ import { edited } from '@storefront/test-utils';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY } from '../src/registry/index.js';
+import { type AuditNet, startAuditNet } from './hosts.js';
 import { buy, enterpriseKey, type RouteApp, routeApp, type TestKey } from './keys.js';
 import { type Site, startSite } from './site.js';
 
@@ -16,17 +17,20 @@ type Query = Record<string, string>;
  */
 
 let site: Site;
+let net: AuditNet;
 let t: RouteApp;
 let key: TestKey;
 
 beforeAll(async () => {
   site = await startSite();
-  t = await routeApp(site);
+  net = await startAuditNet();
+  t = await routeApp(site, [], { probes: net.probes });
   key = await enterpriseKey(t.app);
 }, 60_000);
 afterAll(async () => {
   await t?.dispose();
   await site?.close();
+  await net?.close();
 });
 
 /** A successful call per route shape, and whether its fields restate `text`. */
@@ -107,6 +111,13 @@ function calls(): Record<
       route: 'validate',
       fields: true,
     },
+    dns: { path: '/buy/dns', query: { domain: 'good.example.com' }, route: 'dns', fields: true },
+    tls: {
+      path: '/buy/tls',
+      query: { domain: 'good.tls.example.com' },
+      route: 'tls',
+      fields: true,
+    },
     signal: { path: '/buy/signal', query: {}, route: 'signal', fields: true },
     map: { path: '/buy/map', query: { url: site.shop.url('/') }, route: 'map', fields: true },
     crawl: {
@@ -115,6 +126,8 @@ function calls(): Record<
       route: 'crawl',
       fields: true,
     },
+    seo: { path: '/buy/seo', query: { url: url('/seo') }, route: 'seo', fields: true },
+    pdf: { path: '/buy/pdf', query: { url: url('/report.pdf') }, route: 'pdf', fields: true },
   };
 }
 
@@ -158,9 +171,13 @@ describe('POST /x402/verify re-derives text from the fields', () => {
     'feed',
     'availability',
     'validate',
+    'dns',
+    'tls',
     'signal',
     'map',
     'crawl',
+    'seo',
+    'pdf',
   ]) {
     it(`${name}: the real answer verifies; an edit to any covered field is refused`, async () => {
       const call = calls()[name];

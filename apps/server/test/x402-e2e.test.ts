@@ -28,6 +28,7 @@ import { loadConfig } from '../src/config.js';
 import { paymentsFor } from '../src/doors/x402/claims.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import { type AuditNet, startAuditNet } from './hosts.js';
 import { ADMIN_TOKEN } from './keys.js';
 import { type Site, startSite } from './site.js';
 
@@ -45,6 +46,7 @@ type FaultMode =
 
 let stack: PaymentStack;
 let site: Site;
+let net: AuditNet;
 let proxy: { url: string; mode: FaultMode; close(): Promise<void> };
 const schema = uniqueSchema();
 const servers: Record<'main' | 'second' | 'legacy' | 'faulty' | 'tight', RunningServer | null> = {
@@ -72,7 +74,9 @@ async function serve(facilitatorUrl: string, env: Record<string, string> = {}) {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
         ADMIN_TOKEN,
-        SAFE_FETCH_ALLOW: site.allow,
+        SAFE_FETCH_ALLOW: `${site.allow},${net.tls.allow}`,
+        DNS_RESOLVER: net.dns.server,
+        TLS_AUDIT_PORT: String(net.tls.port),
         FACILITATOR_URL: facilitatorUrl,
         X402_ASSET: stack.asset,
         X402_PAY_TO: stack.payTo,
@@ -90,6 +94,7 @@ async function serve(facilitatorUrl: string, env: Record<string, string> = {}) {
 beforeAll(async () => {
   stack = await startPaymentStack();
   site = await startSite();
+  net = await startAuditNet();
   proxy = await faultyFacilitator(stack.facilitatorUrl);
   if (DATABASE_URL !== null) await createSchema(schema);
   servers.main = await serve(stack.facilitatorUrl);
@@ -101,6 +106,7 @@ afterAll(async () => {
   for (const running of Object.values(servers)) await running?.close();
   await proxy?.close();
   await site?.close();
+  await net?.close();
   await stack?.close();
   if (DATABASE_URL !== null) await dropSchema(schema);
 }, 60_000);
@@ -196,6 +202,10 @@ function paidCalls(): {
     ),
     call('/buy/map', { url: site.shop.url('/') }, 10000, '/'),
     call('/buy/crawl', { url: site.shop.url('/'), limit: '2' }, 30000, '/'),
+    call('/buy/seo', { url: site.url('/seo') }, 6000, '/seo'),
+    call('/buy/pdf', { url: site.url('/report.pdf') }, 10000, '/report.pdf'),
+    call('/buy/dns', { domain: 'good.example.com' }, 5000, ''),
+    call('/buy/tls', { domain: 'good.tls.example.com' }, 5000, ''),
   ];
 }
 

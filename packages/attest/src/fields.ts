@@ -21,6 +21,10 @@ export const RECEIPT_ROUTES = [
   'validate',
   'map',
   'crawl',
+  'seo',
+  'pdf',
+  'dns',
+  'tls',
 ] as const;
 
 /** A route name from {@link RECEIPT_ROUTES}. */
@@ -135,7 +139,11 @@ const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
 
   metadata: canonicalData('openGraph', 'counts'),
   robots: canonicalData('verdicts', 'policies'),
-  headers: canonicalData('grade', 'checks'),
+  headers: canonicalData('grade', 'checks', 'serverBanner'),
+  seo: canonicalData('grade', 'checks', 'counts'),
+  pdf: canonicalData('pageCount', 'pages', 'outline'),
+  dns: canonicalData('records', 'spf', 'dmarc'),
+  tls: canonicalData('chain', 'protocol', 'cipher'),
   table: canonicalData('tables', 'tableCount'),
   feed: canonicalData('items', 'feedTitle'),
   validate: canonicalData('documentHash', 'schemaHash'),
@@ -193,7 +201,8 @@ const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
 
   map: canonicalData('urls', 'sources'),
 
-  crawl: { matches: dataHas('pages', 'format'), check: checkCrawl },
+  // `count` and `skipped` tell a crawl from a pdf result, which also has `pages` and `format`.
+  crawl: { matches: dataHas('pages', 'format', 'count', 'skipped'), check: checkCrawl },
 };
 
 /**

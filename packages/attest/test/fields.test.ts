@@ -6,7 +6,7 @@ import { routeResults } from './results.js';
 
 type Body = Record<string, unknown>;
 
-const results = routeResults();
+const results = await routeResults();
 
 /** The route each shape is told apart as, and whether its fields restate `text`. */
 const EXPECTED: Readonly<Record<string, [string, boolean | null]>> = {
@@ -29,6 +29,8 @@ const EXPECTED: Readonly<Record<string, [string, boolean | null]>> = {
   validate: ['validate', true],
   map: ['map', true],
   crawl: ['crawl', true],
+  seo: ['seo', true],
+  pdf: ['pdf', true],
 };
 
 /** The covered fields a result restates in `text` (not `text` and the envelope themselves). */

@@ -20,9 +20,11 @@ import { extractLinks } from '@storefront/links';
 import { toMarkdown } from '@storefront/markdown';
 import { extractMetadata } from '@storefront/metadata';
 import { notarize } from '@storefront/notarize';
+import { extractPdf } from '@storefront/pdf';
 import { auditRobots } from '@storefront/robots';
+import { auditSeo } from '@storefront/seo';
 import { extractTables } from '@storefront/table';
-import { makeDocument } from '@storefront/test-utils';
+import { buildPdf, makeDocument } from '@storefront/test-utils';
 import { extractText } from '@storefront/text';
 import { validateDocument } from '@storefront/validate';
 import { createSigner } from '../src/index.js';
@@ -258,8 +260,28 @@ function walkAnswer(result: ProductResult<unknown>): Body {
   return signed(body, { url, status, fetchedAt: FETCHED_AT });
 }
 
+const pdfDoc = makeDocument(
+  buildPdf({
+    pages: [
+      {
+        lines: [
+          { text: 'Receipts', y: 700, size: 18 },
+          { text: 'Signed text.', y: 680 },
+        ],
+      },
+    ],
+    info: { Title: 'Receipts' },
+    outline: [{ title: 'Receipts', page: 0 }],
+  }),
+  {
+    url: 'https://files.example/receipts.pdf',
+    contentType: 'application/pdf',
+    fetchedAt: FETCHED_AT,
+  },
+);
+
 /** One real, signed result per route shape. */
-export function routeResults(): Record<string, Body> {
+export async function routeResults(): Promise<Record<string, Body>> {
   return {
     signal: signalAnswer(),
     fetch: fetchAnswer({}),
@@ -285,5 +307,7 @@ export function routeResults(): Record<string, Body> {
         'done',
       ),
     ),
+    seo: documentAnswer(product, auditSeo(product)),
+    pdf: documentAnswer(pdfDoc, await extractPdf(pdfDoc), true),
   };
 }

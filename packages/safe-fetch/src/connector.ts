@@ -48,26 +48,9 @@ export function createConnector(policy: ConnectPolicy): buildConnector.connector
 
     const connect = (addresses: readonly LookupAddress[]) => {
       const first = addresses[0];
-      if (first === undefined) {
-        const error = Object.assign(new Error(`No addresses for ${host}`), { code: 'ENOTFOUND' });
-        return answer(error, null);
-      }
-      for (const { address } of addresses) {
-        // A test allowlist pair opens exactly that resolved address and port, nothing else.
-        if (policy.allow.has(address, port)) continue;
-        if (!policy.allowedPorts.has(port)) {
-          return refuse(`Port \`${port}\` is not allowed`);
-        }
-        const range = classifyAddress(address);
-        if (range !== null) {
-          // The resolved address stays out of the message: clients must not learn it.
-          return refuse(
-            literal
-              ? `Refused to connect to \`${host}\`: it is ${describeRange(range)}`
-              : `Refused to connect to \`${host}\`: it resolves to ${describeRange(range)}`,
-          );
-        }
-      }
+      if (first === undefined) return answer(noAddresses(host), null);
+      const refusal = refusalOf(policy, host, port, literal, addresses);
+      if (refusal !== null) return refuse(refusal);
       try {
         base({ ...options, hostname: first.address }, answer);
       } catch (error) {
@@ -85,10 +68,42 @@ export function createConnector(policy: ConnectPolicy): buildConnector.connector
 }
 
 /**
+ * The connect-time check of every connection the guard makes (the fetcher's and
+ * {@link createConnectGuard}'s): null when every resolved address may be contacted on
+ * `port`, else the client-safe refusal. A test allowlist pair opens exactly that
+ * resolved address and port; any other address must be public and the port allowed.
+ */
+export function refusalOf(
+  policy: Pick<ConnectPolicy, 'allow' | 'allowedPorts'>,
+  host: string,
+  port: number,
+  literal: boolean,
+  addresses: readonly LookupAddress[],
+): string | null {
+  for (const { address } of addresses) {
+    if (policy.allow.has(address, port)) continue;
+    if (!policy.allowedPorts.has(port)) return `Port \`${port}\` is not allowed`;
+    const range = classifyAddress(address);
+    if (range !== null) {
+      // The resolved address stays out of the message: clients must not learn it.
+      return literal
+        ? `Refused to connect to \`${host}\`: it is ${describeRange(range)}`
+        : `Refused to connect to \`${host}\`: it resolves to ${describeRange(range)}`;
+    }
+  }
+  return null;
+}
+
+/** The error of a name that resolved to no address at all. */
+export function noAddresses(host: string): Error {
+  return Object.assign(new Error(`No addresses for ${host}`), { code: 'ENOTFOUND' });
+}
+
+/**
  * Resolve a name with the policy's lookup, bounded by the connect timeout (the system
  * resolver has no deadline of its own), tolerating stubs that answer with one address.
  */
-function resolve(
+export function resolve(
   host: string,
   policy: ConnectPolicy,
   done: (error: Error | null, addresses: readonly LookupAddress[]) => void,

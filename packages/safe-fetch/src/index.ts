@@ -8,6 +8,12 @@ export {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_USER_AGENT,
 } from './fetcher.js';
+export {
+  type ConnectGuard,
+  type ConnectGuardOptions,
+  createConnectGuard,
+  type GuardedTarget,
+} from './guard.js';
 export type {
   AllowEntry,
   Fetcher,

@@ -34,6 +34,7 @@ describe('public API', () => {
       'UPSTREAM_ERROR_CODES',
       'checkUrl',
       'classifyAddress',
+      'createConnectGuard',
       'createFetcher',
       'parseAllowList',
     ]);

@@ -4,6 +4,14 @@ export {
   htmlArbitrary,
   textArbitrary,
 } from './arbitraries.js';
+export {
+  type StubDns,
+  type StubName,
+  type StubRecordType,
+  startStubDns,
+  type ZoneAnswer,
+  zoneQuery,
+} from './dns-stub.js';
 export { DEFAULT_DOCUMENT, type DocumentInit, makeDocument } from './document.js';
 export {
   type FixtureProduct,
@@ -18,4 +26,18 @@ export {
 } from './fixtures.js';
 export { hostilePage } from './hostile.js';
 export { edited, mutate } from './mutate.js';
+export {
+  buildPdf,
+  type PdfLine,
+  type PdfOutlineItem,
+  type PdfPage,
+  type PdfSpec,
+  pdfString,
+} from './pdf.js';
 export { scalingRatio } from './scaling.js';
+export {
+  type LeafOptions,
+  makeTestChain,
+  type TestCertificate,
+  type TestChain,
+} from './tls-chain.js';

@@ -1,5 +1,6 @@
 import type { Attestation, Signer } from '@storefront/attest';
 import type { Fetcher } from '@storefront/safe-fetch';
+import type { Probes } from '../probes/index.js';
 import type { AnyRoute } from '../registry/types.js';
 import type { Compute } from '../work/compute.js';
 import { withinDeadline } from '../work/deadline.js';
@@ -18,6 +19,8 @@ export interface PipelineDeps {
   readonly signer: Signer;
   readonly clock: () => Date;
   readonly publicBaseUrl: string;
+  /** The network of `gather` reads (DNS, guarded TLS); absent, such routes fail. */
+  readonly probes?: Probes;
 }
 
 /** How the pipeline talks to the caller, whatever the framework. */

@@ -1,7 +1,8 @@
-import type { Fetcher } from '@storefront/safe-fetch';
+import type { Fetcher, FetchInit } from '@storefront/safe-fetch';
 import type {
   AnyRoute,
   CallFacts,
+  Gathering,
   ProductInput,
   Reads,
   RouteDefinition,
@@ -15,6 +16,14 @@ import { failed, pageOf, succeeded, type WorkOutcome } from './outcome.js';
 /** A GET whose body is not downloaded. */
 const HEAD_ONLY = { body: false } as const;
 
+/** The fetch options of a route's page read: head only, or asking for given media types. */
+function fetchInit(reads: Reads<never>): FetchInit | undefined {
+  if (reads.kind !== 'page') return undefined;
+  if (reads.headOnly === true) return HEAD_ONLY;
+  if (reads.accept !== undefined) return { headers: { accept: reads.accept } };
+  return undefined;
+}
+
 /** What the work of one call needs: the network and the product threads, both within the call's deadline. */
 export interface WorkServices {
   readonly fetcher: Fetcher;
@@ -23,6 +32,8 @@ export interface WorkServices {
   readonly clock: () => Date;
   /** The call's deadline, which a walk stops short of to leave its product time; none in some tests. */
   readonly deadline?: CallDeadline;
+  /** The network of `gather` reads, within the call's budget; absent, such a route fails. */
+  readonly gathering?: () => Gathering;
 }
 
 /**
@@ -42,7 +53,10 @@ export async function perform<P, S extends Source, O>(
 ): Promise<WorkOutcome> {
   const undeliverable = route.chargeRule === 'before-charging';
   const { reads } = route;
-  const url = reads.kind === 'fetches' || reads.kind === 'walk' ? null : reads.url(params);
+  const url =
+    reads.kind === 'fetches' || reads.kind === 'walk' || reads.kind === 'gather'
+      ? null
+      : reads.url(params);
   let source: Source;
   if (reads.kind === 'walk') {
     try {
@@ -56,8 +70,7 @@ export async function perform<P, S extends Source, O>(
       );
     }
   } else if (url !== null) {
-    const headOnly = reads.kind === 'page' && reads.headOnly === true;
-    const fetched = await services.fetcher.fetch(url, headOnly ? HEAD_ONLY : undefined);
+    const fetched = await services.fetcher.fetch(url, fetchInit(reads));
     const page = pageOf(fetched, url, reads.kind === 'page' && reads.anyStatus === true);
     if (!page.ok) return failed(page, undeliverable);
     source = { kind: 'page', doc: page.doc };
@@ -65,6 +78,10 @@ export async function perform<P, S extends Source, O>(
     const at = services.clock().toISOString();
     const results = await Promise.all(reads.urls(params).map((u) => services.fetcher.fetch(u)));
     source = { kind: 'fetches', results, at };
+  } else if (reads.kind === 'gather') {
+    if (services.gathering === undefined) throw new Error(`${route.path} gathers without probes`);
+    const at = services.clock().toISOString();
+    source = { kind: 'gathered', facts: await reads.gather(params, services.gathering()), at };
   } else {
     source = { kind: 'none', at: services.clock().toISOString() };
   }
@@ -75,7 +92,7 @@ export async function perform<P, S extends Source, O>(
 
   let output: O;
   try {
-    output = onThread ? await services.compute(taskOf(route), input) : route.compute(input);
+    output = onThread ? await services.compute(taskOf(route), input) : await route.compute(input);
   } catch (error) {
     if (!(error instanceof ComputeLimitError)) throw error;
     const at = page ?? (reads.kind === 'walk' ? { url: reads.url(params), status: null } : null);
@@ -115,7 +132,7 @@ export async function perform<P, S extends Source, O>(
  */
 export function runsOnThread(route: { readonly reads: Reads<never> }): boolean {
   const { reads } = route;
-  if (reads.kind === 'fetches') return false;
+  if (reads.kind === 'fetches' || reads.kind === 'gather') return false;
   if (reads.kind === 'walk') return true;
   return reads.kind === 'page-or-content' || reads.headOnly !== true;
 }

@@ -1,5 +1,6 @@
 import type { FetchedDocument, ParamProblem } from '@storefront/core';
 import type { SafeFetchResult } from '@storefront/safe-fetch';
+import type { Probes } from '../probes/index.js';
 
 /** A JSON Schema object, as written in the registry and published in discovery. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -33,7 +34,9 @@ export type Checked<P> =
 /**
  * What a call reads before its product runs:
  * - `page`: one document, which must answer 2xx (any status with `anyStatus`); with
- *   `headOnly` its body is not downloaded;
+ *   `headOnly` its body is not downloaded; with `accept` the request asks for those
+ *   media types (the `Accept` header; any type otherwise), for a product that reads one
+ *   kind of body (pdf) from a server that negotiates;
  * - `page-or-content`: a page, or nothing when `url` gives null (inline content);
  * - `fetches`: several URLs read at once, handed to the product as they came out,
  *   failures included (robots reads three files, availability probes one);
@@ -41,7 +44,11 @@ export type Checked<P> =
  *   and after each round `step`, a pure function run on a product thread, reads the
  *   outcomes and names the next ones, carrying a state of plain data. The pipeline
  *   fetches each round at once, stops at `maxFetches` or when the call's deadline
- *   nears (keeping time for the product), and hands the last state to `compute`.
+ *   nears (keeping time for the product), and hands the last state to `compute`;
+ * - `gather`: the route's own gatherer reads what is not an HTTP fetch (DNS answers, a
+ *   TLS handshake) through the service's {@link Probes}, within the call's budget, and
+ *   resolves to plain, structured-clonable facts for the product. It never rejects for
+ *   anything the network or the target does (that is in the facts).
  */
 export type Reads<P> =
   | {
@@ -49,6 +56,8 @@ export type Reads<P> =
       url(params: P): string;
       readonly anyStatus?: boolean;
       readonly headOnly?: boolean;
+      /** The `Accept` request header, e.g. `application/pdf` with a low-quality wildcard. */
+      readonly accept?: string;
     }
   | { readonly kind: 'page-or-content'; url(params: P): string | null }
   | { readonly kind: 'fetches'; urls(params: P): readonly string[] }
@@ -62,7 +71,17 @@ export type Reads<P> =
       start(params: P): WalkPlan;
       /** The next round from the outcomes of the last, in the order asked (pure; on a product thread). */
       step(input: WalkStepInput): WalkPlan;
-    };
+    }
+  | { readonly kind: 'gather'; gather(params: P, gathering: Gathering): Promise<unknown> };
+
+/** What a `gather` read is handed: the network it may use and the call's time. */
+export interface Gathering {
+  /** Aborts when the call's budget runs out or its caller leaves. */
+  readonly signal: AbortSignal;
+  /** Whole milliseconds left of the call's budget when the gathering started. */
+  readonly timeoutMs: number;
+  readonly probes: Probes;
+}
 
 /** A walk's next round: its state (structured-clonable data) and the URLs to fetch; none ends it. */
 export interface WalkPlan {
@@ -98,7 +117,15 @@ export type Source =
       /** When the walk started (ISO-8601). */
       readonly at: string;
     }
-  | { readonly kind: 'none'; readonly at: string };
+  | { readonly kind: 'none'; readonly at: string }
+  | GatheredSource;
+
+/** What a `gather` read produced: the gatherer's facts, and when it started (ISO-8601). */
+export interface GatheredSource<F = unknown> {
+  readonly kind: 'gathered';
+  readonly facts: F;
+  readonly at: string;
+}
 
 export type PageSource = Extract<Source, { readonly kind: 'page' }>;
 export type FetchesSource = Extract<Source, { readonly kind: 'fetches' }>;
@@ -184,9 +211,19 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
   readonly reads: Reads<P>;
   /**
    * The product: a pure function of structured-clonable input, so that it can run on a
-   * product thread. Never throws for bad content (it returns a failure).
+   * product thread. Never throws for bad content (it returns a failure). It may answer
+   * with a promise (a product built on an asynchronous library, pdf); the thread, and
+   * the pipeline on the event loop, wait for it.
    */
-  compute(input: ProductInput<P, S>): O;
+  compute(input: ProductInput<P, S>): O | Promise<O>;
+  /**
+   * Load what the product needs ahead of its first call (a large library, pdf.js): a
+   * product thread starts every route's `warm` in the background as soon as it is ready,
+   * so the first call does not pay for the load (one arriving sooner waits for the
+   * rest of it) and no other product waits for it. Absent on routes whose code loads
+   * with the registry.
+   */
+  readonly warm?: () => Promise<void>;
   /** The answer from the product's output; `call` says which door and whether metered. */
   shape(output: O, input: ProductInput<P, S>, call: CallFacts): Shaped;
 }

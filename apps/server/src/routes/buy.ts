@@ -9,6 +9,7 @@ import {
   runPaidCall,
 } from '../pipeline/call.js';
 import type { Reply } from '../pipeline/door.js';
+import { createProbes } from '../probes/index.js';
 import { REGISTRY } from '../registry/index.js';
 
 /** What the pipeline needs, from the app's dependencies. */
@@ -19,6 +20,8 @@ export function pipelineDeps(deps: AppDeps): PipelineDeps {
     signer: deps.signer,
     clock: deps.clock,
     publicBaseUrl: deps.config.publicBaseUrl,
+    // Without probes of its own the app asks the system's resolver and audits port 443.
+    probes: deps.probes ?? createProbes({ dnsResolver: null, safeFetchAllow: '', tlsPort: 443 }),
   };
 }
 

@@ -16,7 +16,8 @@ import { budgetSpent, type CallDeadline, ComputeCancelledError, msLeft } from '.
  */
 export interface ProductTask<I, O> {
   readonly name: string;
-  readonly run: (input: I) => O;
+  /** The product; a promise is awaited (on a thread, before its result is posted back). */
+  readonly run: (input: I) => O | Promise<O>;
 }
 
 /**
@@ -60,11 +61,23 @@ export const PRODUCT_TASKS: ReadonlyMap<string, (input: never) => unknown> = new
   }),
 );
 
-/** Run the product named `name` on `input` on this thread: what a product thread does. */
+/**
+ * Run the product named `name` on `input` on this thread: what a product thread does.
+ * An asynchronous product answers with a promise, which the thread awaits.
+ */
 export function runTask(name: string, input: unknown): unknown {
   const run = PRODUCT_TASKS.get(name);
   if (run === undefined) throw new Error(`No product task \`${name}\``);
   return run(input as never);
+}
+
+/**
+ * Run every route's `warm` (see {@link RouteDefinition.warm}): what a product thread
+ * starts once it has said it is ready. A warm-up that fails is left for the first call
+ * to meet again, as an ordinary product error.
+ */
+export async function warmProducts(): Promise<void> {
+  await Promise.allSettled(REGISTRY.map((route: AnyRoute) => route.warm?.()));
 }
 
 /**

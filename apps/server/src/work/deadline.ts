@@ -1,4 +1,6 @@
 import type { Fetcher, SafeFetchResult } from '@storefront/safe-fetch';
+import type { Probes } from '../probes/index.js';
+import type { Gathering } from '../registry/types.js';
 import type { Compute } from './compute.js';
 import { type CallDeadline, msLeft } from './limits.js';
 
@@ -10,12 +12,26 @@ import { type CallDeadline, msLeft } from './limits.js';
  * still waiting for a thread once its caller has gone.
  */
 export function withinDeadline(
-  services: { readonly fetcher: Fetcher; readonly compute: Compute },
+  services: { readonly fetcher: Fetcher; readonly compute: Compute; readonly probes?: Probes },
   deadline: CallDeadline,
   signal: AbortSignal,
-): { readonly fetcher: Fetcher; readonly compute: Compute } {
-  const { fetcher, compute } = services;
+): {
+  readonly fetcher: Fetcher;
+  readonly compute: Compute;
+  readonly gathering?: () => Gathering;
+} {
+  const { fetcher, compute, probes } = services;
   return {
+    // A gatherer's signal aborts at the deadline or when the caller leaves, whichever is first.
+    ...(probes === undefined
+      ? {}
+      : {
+          gathering: () => {
+            const timeoutMs = Math.max(1, msLeft(deadline));
+            const stop = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+            return { signal: stop, timeoutMs, probes };
+          },
+        }),
     fetcher: {
       fetch(url, init) {
         const left = msLeft(deadline);

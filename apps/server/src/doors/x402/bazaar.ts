@@ -48,6 +48,8 @@ export const EXAMPLE_QUERIES: Readonly<Record<string, Readonly<Record<string, st
     feed: { url: 'https://example.com/feed.xml' },
     availability: { url: EXAMPLE_URL },
     validate: { url: 'https://example.com/data.json', schema: 'name:string' },
+    dns: { domain: 'example.com' },
+    tls: { domain: 'example.com' },
   });
 
 /** The `bazaar` extension of `route` (see {@link BazaarExtension}). */
