@@ -48,6 +48,10 @@ export const EXAMPLE_QUERIES: Readonly<Record<string, Readonly<Record<string, st
     feed: { url: 'https://example.com/feed.xml' },
     availability: { url: EXAMPLE_URL },
     validate: { url: 'https://example.com/data.json', schema: 'name:string' },
+    map: { url: EXAMPLE_URL },
+    crawl: { url: EXAMPLE_URL, limit: '5' },
+    seo: { url: EXAMPLE_URL },
+    pdf: { url: 'https://example.com/report.pdf' },
     dns: { domain: 'example.com' },
     tls: { domain: 'example.com' },
   });
