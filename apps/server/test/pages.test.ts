@@ -265,6 +265,18 @@ describe('forms and their Content-Security-Policy', () => {
     expect(seen).toEqual(expect.arrayContaining(['/buy/signal', '/api/dev/keys?live=true']));
   });
 
+  it('a form that holds a key never submits it in an address (no GET forms with a key field)', () => {
+    let keyForms = 0;
+    for (const { path } of PAGES) {
+      for (const [form, attrs] of page(path).matchAll(/<form\b([^>]*)>[\s\S]*?<\/form>/g)) {
+        if (!/name="key"/.test(form)) continue;
+        keyForms++;
+        expect(attrs, `${path}: ${attrs}`).toMatch(/\bmethod="post"/);
+      }
+    }
+    expect(keyForms).toBeGreaterThanOrEqual(3);
+  });
+
   it('the development checkout page posts its Pay form to itself, which its CSP allows', async () => {
     const minted = await request(t.app).post('/api/dev/keys?live=true').expect(201);
     const opened = await request(t.app)

@@ -58,7 +58,7 @@ ${rows}</tbody>
 
 <h2 id="subscribe">Subscribe</h2>
 <p>A plan is set on a key: <a href="/developers#key">mint one</a> first (a live key, <code>mk_live_</code>; a test key that subscribes becomes live), paste it here, and pay at checkout. You come back to the developer page with the plan applied. A key holds one subscription at a time.</p>
-<form id="subscribe-form">
+<form id="subscribe-form" method="post">
 <label for="subscribe-key">Live key</label>
 <input id="subscribe-key" name="key" type="password" autocomplete="off" spellcheck="false" required data-key>
 <p>${buttons}</p>

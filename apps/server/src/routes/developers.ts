@@ -116,7 +116,7 @@ ${upgraded}${toppedUp}${cancelled}${action}
 curl -s -H 'Authorization: Bearer &lt;key&gt;' '${base}/api/dev/balance'</code></pre>
 
 <h2 id="balance">Balance and usage</h2>
-<form id="balance-form">
+<form id="balance-form" method="post">
 <label for="balance-key">Key</label>
 <input id="balance-key" name="key" type="password" autocomplete="off" spellcheck="false" required data-key>
 <button type="submit">Check the balance</button>
@@ -127,7 +127,7 @@ curl -s -H 'Authorization: Bearer &lt;key&gt;' '${base}/api/dev/balance'</code><
 
 <h2 id="topup">Top up a live key</h2>
 <p>Credits for a live key (<code>mk_live_</code>), paid once at checkout and added when the payment arrives: 1 credit = ${CREDIT_PRICE}, so $1 buys ${grouped(CREDITS_PER_USD)} credits. Payments are non-refundable (<a href="/terms">terms</a>).</p>
-<form id="topup-form">
+<form id="topup-form" method="post">
 <label for="topup-key">Live key</label>
 <input id="topup-key" name="key" type="password" autocomplete="off" spellcheck="false" required data-key>
 <label for="topup-usd">Amount in dollars</label>
