@@ -189,7 +189,6 @@ const NEGATIVE_TOKENS: ReadonlySet<string> = new Set([
   'pager',
   'teaser',
   'teasers',
-  'more',
   'trending',
   'popular',
 ]);
@@ -453,6 +452,7 @@ function pickTop(body: HtmlElement, candidates: readonly Stats[]): Stats | null 
     if (top === null || c.score > top.score) top = c;
   }
   if (top === null || top.element === body) return top;
+  const best = top.score;
 
   // Several candidates nearly as good: the content is spread over them (a thread, a
   // page of sections), so take the closest ancestor holding three of them.
@@ -489,6 +489,9 @@ function pickTop(body: HtmlElement, candidates: readonly Stats[]): Stats | null 
   ) {
     top = a;
   }
+  // An ancestor chosen above stands for the best block, so it keeps that block's score
+  // when its own is lower (the siblings' thresholds are measured against it).
+  if (!(top.score >= best)) top.score = best;
   return top;
 }
 
