@@ -1,3 +1,4 @@
+import { crawlBenchmark } from './crawl.bench.js';
 import { extractionBenchmark } from './extraction.bench.js';
 import { hostAuditsBenchmark } from './host-audits.bench.js';
 import { htmlBenchmark } from './html.bench.js';
@@ -13,7 +14,7 @@ import { x402Benchmark } from './x402.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, pdf, seo, service, x402, tls, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, tls, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -70,6 +71,11 @@ if (only === undefined || only === 'validate') {
 if (only === undefined || only === 'map') {
   // Informative: /buy/map's walk next to sitemapper on the same loopback site (no target).
   await mapBenchmark({ time });
+}
+
+if (only === undefined || only === 'crawl') {
+  // Informative: /buy/crawl's walk next to Crawlee's CheerioCrawler on one loopback site.
+  await crawlBenchmark({ time });
 }
 
 if (only === undefined || only === 'pdf') {
