@@ -10,6 +10,8 @@ import { checkUrl } from '@storefront/safe-fetch';
 import {
   BOOLEAN,
   checked,
+  GRADE_SUMMARY,
+  HOST_AUDIT_CHECKS,
   INTEGER,
   ISO_TIME,
   NULLABLE_STRING,
@@ -40,12 +42,6 @@ type DnsOutput = ProductResult<DnsData>;
 function dnsUrl(domain: string): string {
   return `dns:${domain}`;
 }
-
-const CHECK = {
-  type: 'object',
-  required: ['id', 'label', 'pass', 'weight', 'note'],
-  properties: { id: STRING, label: STRING, pass: BOOLEAN, weight: INTEGER, note: STRING },
-} as const;
 
 /** `/buy/dns`: DNS and e-mail authentication audit of a domain. */
 export const dnsRoute: RouteDefinition<DnsParams, GatheredSource<DnsGathered>, DnsOutput> = {
@@ -171,25 +167,8 @@ export const dnsRoute: RouteDefinition<DnsParams, GatheredSource<DnsGathered>, D
             properties: { authenticated: BOOLEAN },
           },
           queries: INTEGER,
-          grade: { enum: ['A', 'B', 'C', 'D', 'E', 'F'] },
-          score: INTEGER,
-          maxScore: INTEGER,
-          percentage: INTEGER,
-          passed: INTEGER,
-          failed: INTEGER,
-          checks: { type: 'array', items: CHECK },
-          findings: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['check', 'severity', 'remediate'],
-              properties: {
-                check: STRING,
-                severity: { enum: ['high', 'medium', 'low'] },
-                remediate: STRING,
-              },
-            },
-          },
+          ...GRADE_SUMMARY,
+          ...HOST_AUDIT_CHECKS,
           rubric: STRING,
           // Present only when a value was cut at its cap (README of @storefront/dns-audit).
           truncatedFields: { const: true },

@@ -3,6 +3,7 @@ import { documentRoute, type UrlParams } from '../document-route.js';
 import {
   BOOLEAN,
   checked,
+  GRADE_SUMMARY,
   INTEGER,
   NULLABLE_STRING,
   paramsSchema,
@@ -37,12 +38,7 @@ export const seoRoute = documentRoute<UrlParams, unknown>({
       'rubric',
     ],
     properties: {
-      grade: { enum: ['A', 'B', 'C', 'D', 'E', 'F'] },
-      score: INTEGER,
-      maxScore: INTEGER,
-      percentage: INTEGER,
-      passed: INTEGER,
-      failed: INTEGER,
+      ...GRADE_SUMMARY,
       checks: {
         type: 'array',
         items: record({

@@ -4,6 +4,8 @@ import { gatherTls } from '../../probes/tls.js';
 import {
   BOOLEAN,
   checked,
+  GRADE_SUMMARY,
+  HOST_AUDIT_CHECKS,
   INTEGER,
   ISO_TIME,
   NULLABLE_STRING,
@@ -136,38 +138,8 @@ export const tlsRoute: RouteDefinition<TlsParams, GatheredSource<TlsFacts>, TlsO
               error: NULLABLE_STRING,
             },
           },
-          grade: { enum: ['A', 'B', 'C', 'D', 'E', 'F'] },
-          score: INTEGER,
-          maxScore: INTEGER,
-          percentage: INTEGER,
-          passed: INTEGER,
-          failed: INTEGER,
-          checks: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['id', 'label', 'pass', 'weight', 'note'],
-              properties: {
-                id: STRING,
-                label: STRING,
-                pass: BOOLEAN,
-                weight: INTEGER,
-                note: STRING,
-              },
-            },
-          },
-          findings: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['check', 'severity', 'remediate'],
-              properties: {
-                check: STRING,
-                severity: { enum: ['high', 'medium', 'low'] },
-                remediate: STRING,
-              },
-            },
-          },
+          ...GRADE_SUMMARY,
+          ...HOST_AUDIT_CHECKS,
           rubric: STRING,
           // Present only when a value was cut at its cap (README of @storefront/tls-audit).
           truncatedFields: { const: true },
