@@ -39,6 +39,7 @@ export const ERROR_CODES = Object.freeze([
   'payment_rejected',
   'settlement_failed',
   'facilitator_unavailable',
+  'draining',
   'sandbox_exhausted',
   'insufficient_credits',
   'rate_limited',
@@ -88,6 +89,7 @@ export const ERROR_STATUS = {
   payment_rejected: 402,
   settlement_failed: 402,
   facilitator_unavailable: 503,
+  draining: 503,
   sandbox_exhausted: 402,
   insufficient_credits: 402,
   rate_limited: 429,
@@ -207,6 +209,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
     'service',
     'The x402 facilitator could not be reached, timed out, or gave no usable answer while the payment was being verified; nothing was charged and no work was done. Retry after `Retry-After` seconds with a fresh payment.',
     'The payment facilitator did not answer within 15000 ms',
+  ),
+  info(
+    'draining',
+    'service',
+    'The instance is shutting down (a deploy or a restart): it finishes the calls it has admitted and admits no new one. Nothing was charged and no work was done; retry after `Retry-After` seconds (a load balancer sends the retry to another instance).',
+    'This instance is shutting down and admits no new calls; retry in 1 s',
   ),
   info(
     'sandbox_exhausted',

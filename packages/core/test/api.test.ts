@@ -114,6 +114,7 @@ describe('error catalogue', () => {
       'payment_rejected',
       'settlement_failed',
       'facilitator_unavailable',
+      'draining',
       'sandbox_exhausted',
       'insufficient_credits',
       'rate_limited',
