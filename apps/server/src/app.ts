@@ -66,6 +66,13 @@ export interface AppDeps {
   readonly processor?: PaymentProcessor;
   /** The network besides HTTP fetches (DNS queries, guarded TLS handshakes). */
   readonly probes?: Probes;
+  /**
+   * This instance's lease (`instances`), which holds its reservations; absent, they are
+   * released only by the reservation-age sweep.
+   */
+  readonly instanceId?: string;
+  /** True once the instance is shutting down (paid calls answer 503, /healthz 503). */
+  readonly draining?: () => boolean;
 }
 
 /**

@@ -5,10 +5,16 @@ try {
   const service = await startService();
   process.stdout.write(`${(await startupLines(service)).join('\n')}\n`);
   let closing = false;
+  // The first signal drains (docs/decisions.md, "Drain on SIGTERM"): calls in flight
+  // finish, new ones are told to retry elsewhere, then the process exits 0. A second
+  // signal stops at once.
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      process.stdout.write(`${signal} again: stopping without draining\n`);
+      process.exit(1);
+    }
     closing = true;
-    process.stdout.write(`${signal}: shutting down\n`);
+    process.stdout.write(`${signal}: draining, then shutting down\n`);
     service.close().then(
       () => process.exit(0),
       () => process.exit(1),

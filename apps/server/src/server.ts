@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSigner, type Signer } from '@storefront/attest';
@@ -13,7 +14,12 @@ import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { Settlements } from './metering/settlements.js';
-import { sweepAbandoned } from './metering/store.js';
+import {
+  endLease,
+  releaseExpiredLeases,
+  renewLease,
+  sweepAbandoned,
+} from './metering/store.js';
 import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
@@ -24,6 +30,18 @@ import { ProductPool } from './work/pool.js';
 /** Largest request head accepted (request line and headers). */
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;
 
+/** How often an instance renews its lease and looks for expired ones (ms). */
+export const HEARTBEAT_MS = 1000;
+
+/**
+ * How long a lease lives without renewal (s): another instance then releases the
+ * reservations of the instance that held it (docs/decisions.md, "Instance leases").
+ */
+export const LEASE_SECONDS = 5;
+
+/** What a drain allows on top of the longest call (its budget, and the x402 facilitator's verify and settle). */
+const DRAIN_MARGIN_MS = 5000;
+
 /** A running service. */
 export interface RunningServer {
   readonly url: string;
@@ -32,6 +50,15 @@ export interface RunningServer {
   readonly db: Database;
   /** The payment processor its billing routes use (its webhook secret signs test events). */
   readonly processor: PaymentProcessor;
+  /** This instance's lease, which holds its reservations. */
+  readonly instanceId: string;
+  /**
+   * Drain, then stop: admit no new call (503 `draining`, `/healthz` 503), let the calls
+   * in flight finish and their charges commit, give back whatever is still reserved,
+   * close the connections and the database. Calls still running after the longest
+   * call's time have their connections closed (their reservations are released). Safe
+   * to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -108,6 +135,8 @@ export async function startServer(
     }
     const url = config.publicBaseUrl ?? defaultBaseUrl(config.host, port);
     const settlements = new Settlements(db, logger);
+    const instanceId = randomUUID();
+    let draining = false;
     const processor = options.processor ?? paymentProcessor({ ...config, publicBaseUrl: url });
     pool = config.products.threads > 0 ? new ProductPool({ ...config.products, logger }) : null;
     const app = createApp({
@@ -127,8 +156,44 @@ export async function startServer(
         safeFetchAllow: config.safeFetchAllow,
         tlsPort: config.tlsAuditPort,
       }),
+      instanceId,
+      draining: () => draining,
     });
-    server.on('request', app);
+
+    // The lease is written before any call can reserve under it; then, every second, it
+    // is renewed and the reservations of instances whose leases expired are released.
+    await renewLease(db, instanceId);
+    let beat: Promise<void> | null = null;
+    const heartbeat = setInterval(() => {
+      beat ??= renewLease(db, instanceId)
+        .then(() => releaseExpiredLeases(db, LEASE_SECONDS))
+        .then(
+          (released) => {
+            if (released > 0) {
+              logger.warn({ released }, 'released the reservations of a stopped instance');
+            }
+          },
+          (error: unknown) => logger.error({ err: error }, 'lease heartbeat failed'),
+        )
+        .finally(() => {
+          beat = null;
+        });
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+
+    // Requests being answered, so a drain knows when the last one has ended.
+    let active = 0;
+    let idle: (() => void) | null = null;
+    server.on('request', (req, res) => {
+      active += 1;
+      // A draining instance answers on a connection it then closes.
+      if (draining) res.setHeader('Connection', 'close');
+      res.once('close', () => {
+        active -= 1;
+        if (active === 0) idle?.();
+      });
+      app(req, res);
+    });
 
     // Release reservations and x402 payments a crashed instance left behind, now and
     // every half minute (a payment once its authorization has expired), and write down
@@ -151,22 +216,55 @@ export async function startServer(
     sweeper.unref();
     logger.info({ url, database: db.kind, signer: signer.address }, 'storefront listening');
 
+    // The longest a call admitted now can take: its budget, an x402 verification and
+    // settlement (each within the facilitator's timeout), and a margin.
+    const drainMs =
+      config.callDeadlineMs + 2 * config.payment.facilitatorTimeoutMs + DRAIN_MARGIN_MS;
+    let closing: Promise<void> | undefined;
+    const close = async () => {
+      draining = true;
+      logger.info({ inFlight: active }, 'draining: admitting no new calls');
+      let forced = false;
+      const force = setTimeout(() => {
+        forced = true;
+        logger.warn({ inFlight: active }, 'drain took too long: closing the remaining connections');
+        server.closeAllConnections();
+      }, drainMs);
+      if (active > 0) {
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+        });
+      }
+      // No call left: stop listening and close the kept-alive connections.
+      clearInterval(sweeper);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      clearTimeout(force);
+      // Every delivered call's charge is written, then whatever this instance still
+      // holds is given back (nothing, unless the drain was cut short) with its lease.
+      await settlements.drain();
+      clearInterval(heartbeat);
+      await beat;
+      const released = await endLease(db, instanceId);
+      if (released > 0) logger.warn({ released, forced }, 'released reservations at shutdown');
+      logger.info('drained');
+      await pool?.close();
+      await fetcher?.close();
+      await db.close();
+    };
+
     return {
       url,
       port,
       signer,
       db,
       processor,
-      async close() {
-        clearInterval(sweeper);
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        await settlements.drain();
-        await pool?.close();
-        await fetcher?.close();
-        await db.close();
+      instanceId,
+      close() {
+        closing ??= close();
+        return closing;
       },
     };
   } catch (error) {

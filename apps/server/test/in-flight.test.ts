@@ -256,4 +256,51 @@ describe('calls in flight per key', () => {
     page.hold();
     expect(statuses).toStrictEqual(Array(lanes * 10).fill(200));
   }, 60_000);
+
+  // Each lane sends its next call as soon as its answer arrives, alternating between the
+  // instances, so the key never has more calls in flight than its plan allows; a call
+  // answered by one instance whose charge is still on its way must not count against
+  // the next call on the other (nor on the same one).
+  it.runIf(DATABASE_URL !== null)(
+    'a caller that never exceeds its calls in flight is never refused, across two instances',
+    async () => {
+      const bases = servers.map((server) => server.url);
+      const base = bases[0] as string;
+      const { key, keyId } = await mintKey(base, true);
+      expect((await admin(base, `/admin/keys/${keyId}/tier`, { tier: 'business' })).status).toBe(
+        200,
+      );
+      page.release();
+      const lanes = plans.business.inFlight;
+      const perLane = 16; // 400 calls, within the plan's 600 a minute
+      const statuses = (
+        await Promise.all(
+          Array.from({ length: lanes }, async (_, lane) => {
+            const seen: number[] = [];
+            for (let i = 0; i < perLane; i++) {
+              const side = bases[(lane + i) % bases.length] as string;
+              const answer = await call(`${side}${slowPath}`, {
+                headers: { authorization: `Bearer ${key}` },
+              });
+              seen.push(answer.status);
+            }
+            return seen;
+          }),
+        )
+      ).flat();
+      page.hold();
+      expect(statuses.filter((status) => status !== 200)).toStrictEqual([]);
+      // Every call was charged once, and none is left in flight.
+      for (const side of bases) await ledger(side, keyId);
+      const balance = await call(`${base}/api/dev/balance`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(balance.body.calls).toBe(lanes * perLane);
+      const rows = await ledger(base, keyId);
+      expect(rows.filter((row) => row.outcome === 'delivered' && row.charged)).toHaveLength(
+        lanes * perLane,
+      );
+    },
+    120_000,
+  );
 });

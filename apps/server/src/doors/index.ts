@@ -46,6 +46,7 @@ export function createDoors(deps: AppDeps): Doors {
     db: deps.db,
     settlements: deps.settlements,
     plans: tierPlans(deps.config.enterprisePerMinute),
+    instanceId: deps.instanceId ?? null,
     paymentRequired: x402.paymentRequired,
   });
   return { key, x402, mcp: { ...key, name: 'mcp' } };

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { type Finish, finishAll, type Settlement } from './store.js';
+import { answerAll, type Finish, finishAll, type Settlement } from './store.js';
 
 /** Where a failed statement is reported (a pino logger fits). */
 export interface SettlementLog {
@@ -30,6 +30,8 @@ export class Settlements {
   readonly #logger: SettlementLog;
   #queue: Queued[] = [];
   #running: Promise<void> | null = null;
+  #answers: { readonly ledgerId: string; readonly marked: () => void }[] = [];
+  #answering: Promise<void> | null = null;
 
   constructor(db: Queryable, logger: SettlementLog) {
     this.#db = db;
@@ -47,14 +49,52 @@ export class Settlements {
     });
   }
 
+  /**
+   * Count the charged call of `ledgerId` off its key's calls in flight before its answer
+   * goes out ({@link answerAll}), grouped like the commits: whatever arrives while one
+   * statement runs goes into the next. Resolves once written (or failed: then the call
+   * counts until its commit); never rejects.
+   */
+  answer(ledgerId: string): Promise<void> {
+    return new Promise<void>((marked) => {
+      this.#answers.push({ ledgerId, marked });
+      this.#answering ??= this.#runAnswers();
+    });
+  }
+
   /** Resolve once every settlement handed over so far has been written (or has failed). */
   async drain(): Promise<void> {
-    while (this.#running !== null) await this.#running;
+    while (this.#running !== null || this.#answering !== null) {
+      await this.#answering;
+      await this.#running;
+    }
   }
 
   /** Settlements not yet written. */
   get pending(): number {
     return this.#queue.length;
+  }
+
+  async #runAnswers(): Promise<void> {
+    try {
+      while (this.#answers.length > 0) {
+        const batch = this.#answers.splice(0, MAX_BATCH);
+        try {
+          await answerAll(
+            this.#db,
+            batch.map((a) => a.ledgerId),
+          );
+        } catch (cause) {
+          this.#logger.error(
+            { err: cause, ledgerIds: batch.map((a) => a.ledgerId) },
+            'could not count answered calls off their keys; they count until their commits',
+          );
+        }
+        for (const answered of batch) answered.marked();
+      }
+    } finally {
+      this.#answering = null;
+    }
   }
 
   async #run(): Promise<void> {

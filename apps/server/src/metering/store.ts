@@ -213,11 +213,8 @@ export async function admit(
     credits: number;
     requestId: string | null;
     plans: Readonly<Record<Tier, TierPlan>>;
-    /**
-     * The key's calls this instance has answered whose commits have not landed yet:
-     * they still count in the key row's calls in flight, but have ended for the caller.
-     */
-    answeredHere?: number;
+    /** The instance that holds the reservation (its lease); null: none (tests). */
+    instanceId?: string | null;
   },
 ): Promise<Admission> {
   const { rows } = await db.query<{
@@ -243,7 +240,7 @@ export async function admit(
       attempt.price,
       attempt.requestId,
       limitsJson(attempt.plans),
-      attempt.answeredHere ?? 0,
+      attempt.instanceId ?? null,
     ],
     'storefront_admit',
   );
@@ -304,8 +301,7 @@ function limitsJson(plans: Readonly<Record<Tier, TierPlan>>): string {
  * $1 key hash, $2 credits the call costs, $3 route, $4 price, $5 request id, $6 the
  * tiers' plans as JSON ({@link limitsJson}: limits, what pays a call and in which
  * order, the refusal when nothing can; the statement knows only what each source
- * takes), $7 the key's calls this instance has
- * answered and not yet committed (they no longer count as in flight). The key row is locked first (`k`);
+ * takes), $7 the instance that holds the reservation (its lease). The key row is locked first (`k`);
  * everything after it reads the locked row's latest version (its window, balances and
  * calls in flight), so concurrent calls serialize on it. The order of the checks: the
  * rate window, then the money (a call nothing would pay for is told so, 402, rather
@@ -339,7 +335,7 @@ const ADMIT_SQL = `WITH k AS (
    ), pick AS (
      SELECT f.key_id, f.tier, f.hits, f.reset, CASE
          WHEN f.source IN ('sandbox', 'included', 'credits', 'unmetered')
-              AND f.in_flight - $7::int >= f.in_flight_cap THEN 'too_many_in_flight'
+              AND f.in_flight >= f.in_flight_cap THEN 'too_many_in_flight'
          ELSE f.source
        END AS source
        FROM funded f
@@ -357,7 +353,7 @@ const ADMIT_SQL = `WITH k AS (
       WHERE a.key_id = p.key_id
       RETURNING a.key_id
    ), rec AS (
-     INSERT INTO ledger (key_id, route, price, units, source, outcome, finished_at, request_id)
+     INSERT INTO ledger (key_id, route, price, units, source, outcome, finished_at, request_id, instance_id)
      SELECT p.key_id, $3, $4,
             CASE p.source WHEN 'credits' THEN $2::int WHEN 'sandbox' THEN 1 WHEN 'included' THEN 1 ELSE 0 END,
             CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN p.source ELSE 'none' END,
@@ -365,7 +361,7 @@ const ADMIT_SQL = `WITH k AS (
                  WHEN p.source IS NOT NULL THEN 'pending'
                  ELSE $6::jsonb -> p.tier ->> 3 END,
             CASE WHEN p.source IS NULL OR p.source IN ('rate_limited', 'too_many_in_flight') THEN now() END,
-            $5
+            $5, $7::text
        FROM pick p
      RETURNING id, source, outcome
    )
@@ -389,8 +385,37 @@ export interface Settlement {
 }
 
 /**
+ * Count charged calls whose answers are about to go out off their keys' calls in flight,
+ * in one statement: their rows stay pending (the charge is committed once the answer
+ * has been written, {@link finishAll}) but are marked `answered`, so that neither that
+ * commit nor a release counts them off again. Run before the answer goes out, so the
+ * caller's next call, on any instance, finds the count without them (docs/decisions.md,
+ * "A call leaves the in-flight count before its answer"). Returns the ids marked.
+ */
+export async function answerAll(db: Queryable, ledgerIds: readonly string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string | number }>(
+    `WITH done AS (
+       UPDATE ledger l SET answered = true
+        WHERE l.id = ANY ($1::bigint[]) AND l.finished_at IS NULL AND NOT l.answered
+        RETURNING l.id, l.key_id
+     ), per_key AS (
+       SELECT key_id, count(*) AS answered FROM done GROUP BY key_id
+     ), back AS (
+       UPDATE api_keys k SET in_flight = greatest(0, k.in_flight - p.answered)
+         FROM per_key p WHERE k.key_id = p.key_id
+        RETURNING k.key_id
+     )
+     SELECT id FROM done`,
+    [ledgerIds],
+    'storefront_answer',
+  );
+  return new Set(rows.map((row) => String(row.id)));
+}
+
+/**
  * Finish a pending attempt: keep the reservation (charged) or give it back, and count
- * the call off the key's calls in flight, in one statement with the ledger update. Only a row still `pending` is finished, so a
+ * the call off the key's calls in flight unless its answer already did ({@link answerAll}),
+ * in one statement with the ledger update. Only a row still `pending` is finished, so a
  * reservation is released at most once even when the sweeper races a slow request.
  * Returns false when the row was no longer pending (the sweeper released it first).
  */
@@ -419,10 +444,10 @@ export async function finishAll(
                     AS i (id, outcome, charged, error, upstream_status, receipt_nonce)
                  WHERE i.id = l.id)
         WHERE l.id = ANY ($1::bigint[]) AND l.finished_at IS NULL
-        RETURNING l.id, l.key_id, l.source, l.units, l.charged
+        RETURNING l.id, l.key_id, l.source, l.units, l.charged, l.answered
      ), per_key AS (
        SELECT key_id,
-              count(*) AS finished,
+              count(*) FILTER (WHERE NOT answered) AS finished,
               sum(CASE WHEN NOT charged AND source = 'sandbox' THEN units ELSE 0 END) AS sandbox,
               sum(CASE WHEN NOT charged AND source = 'included' THEN units ELSE 0 END) AS included,
               sum(CASE WHEN NOT charged AND source = 'credits' THEN units ELSE 0 END) AS credits
@@ -481,6 +506,83 @@ export async function sweepAbandoned(db: Database, olderThanSeconds: number): Pr
 
 /** Most reservations one sweep releases; the next sweep takes the rest. */
 const MAX_SWEEP = 5000;
+
+/** How a reservation of an instance that is gone is finished. */
+const RELEASED_BY_LEASE: Finish = {
+  charged: false,
+  outcome: 'abandoned',
+  error: 'released: its instance stopped before delivering a result',
+  upstreamStatus: null,
+  receiptNonce: null,
+};
+
+/**
+ * Renew the lease of instance `instanceId` (written at start-up, then every second;
+ * re-created if another instance deleted it as expired).
+ */
+export async function renewLease(db: Queryable, instanceId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO instances (id) VALUES ($1)
+     ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
+    [instanceId],
+    'storefront_lease',
+  );
+}
+
+/**
+ * Release the reservations held by instances whose lease was not renewed for
+ * `leaseSeconds` (or is gone), through {@link finishAll}, so a row finished meanwhile by
+ * its instance stays as it was; then delete those leases. The database's clock decides,
+ * so instances' clocks need not agree. Returns how many reservations were released.
+ */
+export async function releaseExpiredLeases(db: Queryable, leaseSeconds: number): Promise<number> {
+  const { rows } = await db.query<{ id: string | number }>(
+    `SELECT l.id FROM ledger l LEFT JOIN instances i ON i.id = l.instance_id
+      WHERE l.outcome = 'pending' AND l.instance_id IS NOT NULL
+        AND (i.id IS NULL OR i.heartbeat_at < now() - make_interval(secs => $1))
+      ORDER BY l.id LIMIT $2`,
+    [leaseSeconds, MAX_SWEEP],
+    'storefront_expired_leases',
+  );
+  const released =
+    rows.length === 0
+      ? new Set<string>()
+      : await finishAll(
+          db,
+          rows.map((row) => ({ ledgerId: String(row.id), end: RELEASED_BY_LEASE })),
+        );
+  if (rows.length < MAX_SWEEP) {
+    await db.query(
+      `DELETE FROM instances i
+        WHERE i.heartbeat_at < now() - make_interval(secs => $1)
+          AND NOT EXISTS (SELECT 1 FROM ledger l WHERE l.outcome = 'pending' AND l.instance_id = i.id)`,
+      [leaseSeconds],
+      'storefront_drop_leases',
+    );
+  }
+  return released.size;
+}
+
+/**
+ * At shutdown, once its calls have ended: release whatever instance `instanceId` still
+ * holds (nothing, after a clean drain) and give up its lease. Returns how many
+ * reservations were released.
+ */
+export async function endLease(db: Queryable, instanceId: string): Promise<number> {
+  const { rows } = await db.query<{ id: string | number }>(
+    `SELECT id FROM ledger WHERE outcome = 'pending' AND instance_id = $1`,
+    [instanceId],
+  );
+  const released =
+    rows.length === 0
+      ? new Set<string>()
+      : await finishAll(
+          db,
+          rows.map((row) => ({ ledgerId: String(row.id), end: RELEASED_BY_LEASE })),
+        );
+  await db.query('DELETE FROM instances WHERE id = $1', [instanceId]);
+  return released.size;
+}
 
 /** Add purchased credits to a key (operator API). Returns the key after the change. */
 export async function addCredits(

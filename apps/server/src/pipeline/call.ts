@@ -21,7 +21,12 @@ export interface PipelineDeps {
   readonly publicBaseUrl: string;
   /** The network of `gather` reads (DNS, guarded TLS); absent, such routes fail. */
   readonly probes?: Probes;
+  /** True once the instance is shutting down: no new call is admitted. Absent: never. */
+  readonly draining?: () => boolean;
 }
+
+/** `Retry-After` of a call refused because the instance is shutting down (s). */
+export const DRAINING_RETRY_SECONDS = 1;
 
 /** How the pipeline talks to the caller, whatever the framework. */
 export interface Exchange {
@@ -45,7 +50,8 @@ export interface CallRequest {
 
 /**
  * One paid call, door-neutral, as a straight line (DESIGN §1): the params (400 before
- * any payment is asked or taken, on every door) → the door admits or refuses → the work (fetch, product, shape) within `budgetMs` from admission → the receipt
+ * any payment is asked or taken, on every door) → a shutting-down instance refuses
+ * (503 `draining`) → the door admits or refuses → the work (fetch, product, shape) within `budgetMs` from admission → the receipt
  * → the charge by the route's rule → the door settles → the answer. Whatever happens
  * after admission, the door settles the call exactly once; nothing is charged without
  * a delivered result.
@@ -73,6 +79,18 @@ export async function runPaidCall<T>(
     requestId,
     header: request.header,
   };
+  // A shutting-down instance finishes the calls it has admitted and admits none: the
+  // caller retries, and a load balancer sends the retry to another instance.
+  if (deps.draining?.() === true) {
+    await exchange.send(
+      errorReply(
+        'draining',
+        `This instance is shutting down and admits no new calls; retry in ${DRAINING_RETRY_SECONDS} s`,
+        { requestId, headers: { 'Retry-After': String(DRAINING_RETRY_SECONDS) } },
+      ),
+    );
+    return;
+  }
   const admission = await door.admit(call);
   if (admission.kind === 'refused') {
     await exchange.send(admission.reply);

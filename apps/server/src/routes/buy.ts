@@ -22,6 +22,7 @@ export function pipelineDeps(deps: AppDeps): PipelineDeps {
     publicBaseUrl: deps.config.publicBaseUrl,
     // Without probes of its own the app asks the system's resolver and audits port 443.
     probes: deps.probes ?? createProbes({ dnsResolver: null, safeFetchAllow: '', tlsPort: 443 }),
+    ...(deps.draining === undefined ? {} : { draining: deps.draining }),
   };
 }
 

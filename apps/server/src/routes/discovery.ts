@@ -28,6 +28,7 @@ function unavailable(route: AnyRoute): string {
         ]
       : []),
     'facilitator_unavailable: the x402 facilitator could not be reached (see Retry-After)',
+    'draining: the instance is shutting down and admits no new calls (see Retry-After)',
   ];
   return `Answered before charging, nothing taken: ${reasons.join('; or ')}.`;
 }

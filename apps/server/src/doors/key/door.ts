@@ -33,6 +33,8 @@ export interface KeyDoorDeps {
   readonly db: Database;
   readonly settlements: Settlements;
   readonly plans: Readonly<Record<Tier, TierPlan>>;
+  /** The instance whose lease holds the reservations; null: none (they wait for the age sweep). */
+  readonly instanceId?: string | null;
   /** The 402 answer with the payment terms of `call` (the x402 door's challenge). */
   paymentRequired(call: PaidCall, error: PaymentRefusal, message: string): Reply;
 }
@@ -47,8 +49,6 @@ export type PaymentRefusal = 'payment_required' | 'sandbox_exhausted' | 'insuffi
  * has been written, any other released before its answer goes out.
  */
 export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
-  /** Key hash → its calls answered here whose commits have not landed yet. */
-  const answered = new Map<string, number>();
   const release = (ticket: KeyTicket, end: Omit<Finish, 'charged'>) =>
     finish(deps.db, ticket.ledgerId, { ...end, charged: false });
 
@@ -71,8 +71,6 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
         return refused(errorReply('invalid_key', MALFORMED_KEY, { requestId }));
       }
       const keyHash = hashKey(bearer.key);
-      // This instance's answered calls of the key whose commits are still on their way
-      // have ended for the caller: they do not count against its calls in flight.
       const admission = await admit(deps.db, {
         keyHash,
         route: call.route.name,
@@ -80,7 +78,7 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
         credits: creditsFor(call.price.amount),
         requestId,
         plans: deps.plans,
-        answeredHere: answered.get(keyHash) ?? 0,
+        instanceId: deps.instanceId ?? null,
       });
       if (admission.kind === 'unknown') {
         return refused(errorReply('invalid_key', 'Unknown API key', { requestId }));
@@ -142,10 +140,10 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
     async settle(ticket, ending) {
       switch (ending.kind) {
         case 'charge':
-          // From here until its commit lands the key row counts the call in flight,
-          // though the caller has its answer and may send the next call at once:
-          // admission takes this instance's answered calls off that count.
-          answered.set(ticket.keyHash, (answered.get(ticket.keyHash) ?? 0) + 1);
+          // The caller may send its next call, to any instance, as soon as it has this
+          // answer: the call leaves the key's calls in flight before the answer goes out
+          // (its charge is committed once the answer has been written).
+          await deps.settlements.answer(ticket.ledgerId);
           return { ok: true, headers: chargeHeader(ticket) };
         case 'free':
           // A free answer gives the reservation back first, so the balance is right by
@@ -181,7 +179,7 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
       const { error, upstreamStatus } = ending.outcome;
       const { receiptNonce } = ending;
       // A charged answer is committed once written in full; released if the caller left.
-      const settled = deps.settlements.settle(
+      void deps.settlements.settle(
         ticket.ledgerId,
         written
           ? { charged: true, outcome: 'delivered', error, upstreamStatus, receiptNonce }
@@ -193,11 +191,6 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
               receiptNonce,
             },
       );
-      void settled.finally(() => {
-        const left = (answered.get(ticket.keyHash) ?? 1) - 1;
-        if (left === 0) answered.delete(ticket.keyHash);
-        else answered.set(ticket.keyHash, left);
-      });
     },
   };
 }
