@@ -14,12 +14,7 @@ import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { Settlements } from './metering/settlements.js';
-import {
-  endLease,
-  releaseExpiredLeases,
-  renewLease,
-  sweepAbandoned,
-} from './metering/store.js';
+import { endLease, releaseExpiredLeases, renewLease, sweepAbandoned } from './metering/store.js';
 import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';

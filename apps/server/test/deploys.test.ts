@@ -189,7 +189,12 @@ describe.runIf(DATABASE_URL !== null)('deploys and crashes (two instances on Pos
   beforeAll(async () => {
     pagePort = await page.listen();
     await createSchema(schema);
-    db = await openDatabase({ url: DATABASE_URL as string, dataDir: null, schema, maxConnections: 2 });
+    db = await openDatabase({
+      url: DATABASE_URL as string,
+      dataDir: null,
+      schema,
+      maxConnections: 2,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -281,7 +286,9 @@ describe.runIf(DATABASE_URL !== null)('deploys and crashes (two instances on Pos
       includedRemaining: included,
       ledger: { abandoned: 20 },
     });
-    process.stdout.write(`reservations of the killed instance released after ${releasedAfterMs} ms\n`);
+    process.stdout.write(
+      `reservations of the killed instance released after ${releasedAfterMs} ms\n`,
+    );
 
     // The key has all of its calls in flight: as many as its plan allows are admitted.
     page.hold();

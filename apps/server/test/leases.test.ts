@@ -86,12 +86,15 @@ async function age(instanceId: string, seconds: number): Promise<void> {
 }
 
 describe('instance leases', () => {
-  it("releases the reservations of an instance whose lease expired, and only those; a late commit of a released call charges nothing", async () => {
+  it('releases the reservations of an instance whose lease expired, and only those; a late commit of a released call charges nothing', async () => {
     const { keyId, keyHash } = await key(30);
     await renewLease(db, 'live-instance');
     await renewLease(db, 'gone-instance');
     const mine = await reserve(keyHash, 'live-instance');
-    const theirs = [await reserve(keyHash, 'gone-instance'), await reserve(keyHash, 'gone-instance')];
+    const theirs = [
+      await reserve(keyHash, 'gone-instance'),
+      await reserve(keyHash, 'gone-instance'),
+    ];
     expect(await keyRow(keyId)).toStrictEqual({ inFlight: 3, credits: 30 - 3 * CREDITS });
 
     // Within the lease nothing is released.

@@ -13,7 +13,8 @@ export function healthRoutes(deps: AppDeps): Router {
       res.status(503).set('Retry-After', String(DRAINING_RETRY_SECONDS)).json({
         ok: false,
         error: 'draining',
-        message: 'This instance is shutting down: it finishes its calls in flight and admits no new ones',
+        message:
+          'This instance is shutting down: it finishes its calls in flight and admits no new ones',
         service: 'storefront',
         draining: true,
       });
