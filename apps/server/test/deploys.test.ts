@@ -217,7 +217,10 @@ describe.runIf(DATABASE_URL !== null)('deploys and crashes (two instances on Pos
     a.child.kill('SIGTERM');
     // A load balancer's health check sees the drain.
     let health = await call(`${a.url}/healthz`);
-    while (health.status === 200) health = await call(`${a.url}/healthz`);
+    while (health.status === 200) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      health = await call(`${a.url}/healthz`);
+    }
     expect(health.status).toBe(503);
     expect(health.body).toMatchObject({ ok: false, error: 'draining', draining: true });
 
