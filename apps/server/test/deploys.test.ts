@@ -260,6 +260,39 @@ describe.runIf(DATABASE_URL !== null)('deploys and crashes (two instances on Pos
     });
   }, 120_000);
 
+  it('a second SIGTERM stops a draining instance at once; the other instance releases what it held', async () => {
+    const a = await start();
+    const b = await start();
+    const { key, keyId } = await businessKey(b.url);
+
+    page.hold();
+    const cut = Array.from({ length: 3 }, () => paid(a.url, key).catch(() => null));
+    await page.heldAtLeast(3);
+    a.child.kill('SIGTERM');
+    let health = await call(`${a.url}/healthz`);
+    while (health.status === 200) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      health = await call(`${a.url}/healthz`);
+    }
+    a.child.kill('SIGTERM');
+    expect(await a.exited).toBe(1);
+    expect(a.output()).toContain('SIGTERM again: stopping without draining');
+    expect(await Promise.all(cut)).toStrictEqual([null, null, null]);
+
+    let state = await books(keyId);
+    while (state.inFlight > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      state = await books(keyId);
+    }
+    expect(state).toStrictEqual({
+      inFlight: 0,
+      includedRemaining: included,
+      ledger: { abandoned: 3 },
+    });
+    b.child.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+  }, 120_000);
+
   it("kill -9: the other instance releases the crashed instance's reservations within seconds; the key is not refused; books exact", async () => {
     const a = await start();
     const b = await start();
