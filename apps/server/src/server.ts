@@ -11,7 +11,9 @@ import { type Config, defaultBaseUrl } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
+import { ledgerFor } from './doors/x402/chain.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
+import { reconcilePayments } from './doors/x402/reconcile.js';
 import { Settlements } from './metering/settlements.js';
 import { sweepAbandoned } from './metering/store.js';
 import { createProbes } from './probes/index.js';
@@ -138,6 +140,7 @@ export async function startServer(
         sweepAbandoned(db, config.reservationTtlSeconds),
         releaseExpiredPayments(db),
         lapseEndedPlans(db),
+        reconcilePayments(db, ledgerFor(config.payment.rpcUrl, config.payment.network, config.payment.asset)),
       ]).then(
         ([released, payments, lapsed]) => {
           if (released > 0) logger.warn({ released }, 'released abandoned reservations');
