@@ -140,7 +140,10 @@ export async function startServer(
         sweepAbandoned(db, config.reservationTtlSeconds),
         releaseExpiredPayments(db),
         lapseEndedPlans(db),
-        reconcilePayments(db, ledgerFor(config.payment.rpcUrl, config.payment.network, config.payment.asset)),
+        reconcilePayments(
+          db,
+          ledgerFor(config.payment.rpcUrl, config.payment.network, config.payment.asset),
+        ),
       ]).then(
         ([released, payments, lapsed]) => {
           if (released > 0) logger.warn({ released }, 'released abandoned reservations');

@@ -291,9 +291,9 @@ describe('withLocalPayments', () => {
   it('reads the stack chain unless X402_RPC_URL names another', () => {
     expect(withLocalPayments(loadConfig({}, '/'), stack).payment.rpcUrl).toBe(stack.rpcUrl);
     const own = 'http://127.0.0.1:9545';
-    expect(
-      withLocalPayments(loadConfig({ X402_RPC_URL: own }, '/'), stack).payment.rpcUrl,
-    ).toBe(own);
+    expect(withLocalPayments(loadConfig({ X402_RPC_URL: own }, '/'), stack).payment.rpcUrl).toBe(
+      own,
+    );
   });
 
   it('takes the stack payee unless X402_PAY_TO names another', () => {

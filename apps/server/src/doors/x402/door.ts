@@ -127,7 +127,12 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     const found = await reconcileTaken(
       db,
       ledger,
-      { id: claimId, payer: payment.payer, nonce: payment.nonce, validBefore: Number(payment.validBefore) },
+      {
+        id: claimId,
+        payer: payment.payer,
+        nonce: payment.nonce,
+        validBefore: Number(payment.validBefore),
+      },
       nowSeconds(),
       keepResult,
     );
@@ -151,7 +156,11 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     network: string,
     body: unknown,
   ): Reply => {
-    const header = settlementHeader(payment.version, { transaction, network, payer: payment.payer });
+    const header = settlementHeader(payment.version, {
+      transaction,
+      network,
+      payer: payment.payer,
+    });
     return { status: 200, headers: { [header.name]: header.value }, body };
   };
 
@@ -184,8 +193,7 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     requirements: Requirements,
     own: Payment | null,
   ): Promise<Reply | null> {
-    const replayed = (message: string) =>
-      challengeReply(requirements, 'payment_replayed', message);
+    const replayed = (message: string) => challengeReply(requirements, 'payment_replayed', message);
     if (row.state === 'settled') {
       return row.result === null || row.transaction === null
         ? replayed(`Payment ${row.nonce} of ${row.payer} was already used and its result delivered`)
@@ -256,7 +264,10 @@ export function x402Door(deps: X402DoorDeps): X402Door {
         callHash: sha256(JSON.stringify([call.route.name, call.params])),
         payloadHash: sha256(JSON.stringify(payment.raw)),
       };
-      const claim = await claimPayment(db, paymentClaim(payment, requirements, call.requestId, hashes));
+      const claim = await claimPayment(
+        db,
+        paymentClaim(payment, requirements, call.requestId, hashes),
+      );
       if (!claim.ok) {
         const row = claim.existing;
         // The same payment again, after an answer that carried no result.
@@ -267,7 +278,8 @@ export function x402Door(deps: X402DoorDeps): X402Door {
           const reply = await earlier(row, call, requirements, payment);
           if (reply !== null) return refused(reply);
         }
-        if (problem !== null) return refused(challengeReply(requirements, problem.error, problem.message));
+        if (problem !== null)
+          return refused(challengeReply(requirements, problem.error, problem.message));
         return refused(
           challengeReply(
             requirements,

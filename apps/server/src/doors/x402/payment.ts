@@ -205,18 +205,18 @@ export interface CheckOptions {
  * null when it fits exactly, else the first problem. In order:
  * 1. the version can be settled on this chain (v1 needs a v1 network name);
  * 2. scheme `exact` and the same network;
- * 3. v2: `accepted` equals the terms this call offers, field by field (scheme,
- *    network, amount, asset, payTo, maxTimeoutSeconds, and every key of `extra`: the
- *    token's domain and the tier), and `resource.url` is this call's resource, so a
- *    payment signed for one route or tier is not taken on another of the same price
- *    (v1 payloads carry neither: see docs/decisions.md, "x402: a payment bound to its
- *    call");
+ * 3. v2: `accepted` names the terms' scheme, network, amount, asset and payTo;
  * 4. the authorization pays the terms' payee (`to`, case-insensitive);
  * 5. its value equals the price of the selected tier exactly: an underpayment and an
  *    overpayment are both mismatches;
  * 6. its window: `validAfter <= now`, `validBefore >= now + minValiditySeconds`, and
  *    `validBefore <= now + maxTimeoutSeconds + CLOCK_SKEW_SECONDS` (official clients
- *    sign `now + maxTimeoutSeconds`; a longer-lived authorization is refused).
+ *    sign `now + maxTimeoutSeconds`; a longer-lived authorization is refused);
+ * 7. v2: the payment is bound to this call: `resource.url` is this call's resource and
+ *    the rest of `accepted` (maxTimeoutSeconds, and every key of `extra`: the token's
+ *    domain and the tier) is what this call offers, so a payment signed for one route
+ *    or tier is not taken on another of the same price (v1 payloads carry neither: see
+ *    docs/decisions.md, "x402: a payment bound to its call").
  */
 export function checkPayment(
   payment: Payment,
@@ -243,23 +243,6 @@ export function checkPayment(
     if (!sameAddress(a.payTo, r.payTo)) {
       return mismatch(expected('accepted.payTo', r.payTo, a.payTo));
     }
-    const offered = v2Accept(r);
-    if (a.maxTimeoutSeconds !== offered.maxTimeoutSeconds) {
-      return mismatch(
-        `accepted.maxTimeoutSeconds: expected ${offered.maxTimeoutSeconds}, got ${shown(a.maxTimeoutSeconds)}`,
-      );
-    }
-    const extra = isObject(a.extra) ? a.extra : {};
-    for (const [key, value] of Object.entries(offered.extra)) {
-      if (own(extra, key) !== value) {
-        return mismatch(`accepted.extra.${key}: expected ${value}, got ${shown(own(extra, key))}`);
-      }
-    }
-    if (payment.resource !== r.resource) {
-      return mismatch(
-        `resource.url: this payment was signed for ${shown(payment.resource)}, but this call is ${r.resource} (tier ${r.tier}); sign the terms of this call`,
-      );
-    }
   }
   if (!sameAddress(payment.to, r.payTo)) {
     return mismatch(expected('payload.authorization.to', r.payTo, payment.to));
@@ -269,7 +252,36 @@ export function checkPayment(
       `payload.authorization.value: expected ${r.amount} (tier ${r.tier}, ${r.price}), got ${payment.value}`,
     );
   }
-  return checkWindow(payment, r, BigInt(Math.floor(nowSeconds)), options);
+  return (
+    checkWindow(payment, r, BigInt(Math.floor(nowSeconds)), options) ?? checkBinding(payment, r)
+  );
+}
+
+/**
+ * Step 7 of {@link checkPayment}, v2 only: the resource and the rest of `accepted` are
+ * those of this call.
+ */
+function checkBinding(payment: Payment, r: Requirements): PaymentProblem | null {
+  const a = payment.accepted;
+  if (a === null) return null;
+  if (payment.resource !== r.resource) {
+    return mismatch(
+      `resource.url: this payment was signed for ${shown(payment.resource)}, but this call is ${r.resource} (tier ${r.tier}); sign the terms of this call`,
+    );
+  }
+  const offered = v2Accept(r);
+  if (a.maxTimeoutSeconds !== offered.maxTimeoutSeconds) {
+    return mismatch(
+      `accepted.maxTimeoutSeconds: expected ${offered.maxTimeoutSeconds}, got ${shown(a.maxTimeoutSeconds)}`,
+    );
+  }
+  const extra = isObject(a.extra) ? a.extra : {};
+  for (const [key, value] of Object.entries(offered.extra)) {
+    if (own(extra, key) !== value) {
+      return mismatch(`accepted.extra.${key}: expected ${value}, got ${shown(own(extra, key))}`);
+    }
+  }
+  return null;
 }
 
 /** Step 6 of {@link checkPayment}: the authorization's validity window. */
