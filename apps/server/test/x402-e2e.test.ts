@@ -111,8 +111,11 @@ beforeAll(async () => {
   proxy = await faultyFacilitator(stack.facilitatorUrl);
   if (DATABASE_URL !== null) await createSchema(schema);
   servers.main = await serve(stack.facilitatorUrl);
-  // A second instance on the same database (PostgreSQL only: PGlite is one process's).
-  if (DATABASE_URL !== null) servers.second = await serve(stack.facilitatorUrl);
+  // A second instance on the same database (PostgreSQL only: PGlite is one process's),
+  // behind the same public address, as instances behind one load balancer are.
+  if (DATABASE_URL !== null) {
+    servers.second = await serve(stack.facilitatorUrl, { PUBLIC_BASE_URL: servers.main.url });
+  }
 }, 120_000);
 
 afterAll(async () => {
