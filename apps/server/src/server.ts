@@ -133,21 +133,24 @@ export async function startServer(
     server.on('request', app);
 
     // Release reservations and x402 payments a crashed instance left behind, now and
-    // every half minute (a payment once its authorization has expired), and write down
-    // the plans whose subscriptions have ended.
+    // every half minute (a payment once its authorization has expired), record what the
+    // chain says of x402 settlements whose answer was lost, and write down the plans
+    // whose subscriptions have ended.
+    const { rpcUrl, network, asset } = config.payment;
+    const ledger = ledgerFor(rpcUrl, network, asset);
     const sweep = () =>
       Promise.all([
         sweepAbandoned(db, config.reservationTtlSeconds),
         releaseExpiredPayments(db),
         lapseEndedPlans(db),
-        reconcilePayments(
-          db,
-          ledgerFor(config.payment.rpcUrl, config.payment.network, config.payment.asset),
-        ),
+        reconcilePayments(db, ledger),
       ]).then(
-        ([released, payments, lapsed]) => {
+        ([released, payments, lapsed, settlements]) => {
           if (released > 0) logger.warn({ released }, 'released abandoned reservations');
           if (payments > 0) logger.warn({ payments }, 'released abandoned x402 payments');
+          if (settlements.paid + settlements.expired + settlements.unknown > 0) {
+            logger.warn(settlements, 'reconciled x402 settlements of unknown outcome');
+          }
           if (lapsed.length > 0) logger.info({ lapsed: lapsed.length }, 'plans ended');
         },
         (error: unknown) => logger.error({ err: error }, 'reservation sweep failed'),

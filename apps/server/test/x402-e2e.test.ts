@@ -58,6 +58,8 @@ let proxy: {
   mode: FaultMode;
   /** Send the settlements held in `settle-late` mode on to the facilitator; resolves once they landed. */
   flush(): Promise<void>;
+  /** Forget the settlements held in `settle-late` mode: they never reach the facilitator. */
+  discard(): void;
   close(): Promise<void>;
 };
 const schema = uniqueSchema();
@@ -723,6 +725,41 @@ describe('the x402 door when the facilitator fails', () => {
     expect(await rowOf(faulty, second)).toMatchObject({ state: 'released', charged: false });
   }, 60_000);
 
+  it('settles a payment of unknown outcome again when its payer retries and it never landed, and only for the same call', async () => {
+    const faulty = server('faulty');
+    const url = urlOf(faulty, '/buy/notarize', { content: 'never landed' });
+    const payment = await signedPayment(url);
+    const before = await balances();
+    proxy.mode = 'settle-late';
+    try {
+      const first = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+      expect([first.status, ((await first.json()) as Body).error]).toStrictEqual([
+        402,
+        'settlement_failed',
+      ]);
+    } finally {
+      proxy.mode = 'pass';
+      proxy.discard();
+    }
+    // The same header for other parameters of the same route: not this payment's call.
+    const other = urlOf(faulty, '/buy/notarize', { content: 'something else' });
+    const wrong = await fetch(other, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect([wrong.status, ((await wrong.json()) as Body).error]).toStrictEqual([
+      402,
+      'payment_mismatch',
+    ]);
+    expect(await balances()).toStrictEqual(before);
+
+    const retry = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    const body = (await retry.json()) as Body;
+    expect([retry.status, body.ok]).toStrictEqual([200, true]);
+    expect(verifyReceipt(body, await pinnedKey(faulty)).valid).toBe(true);
+    const paid = await balances();
+    expect(before.payer - paid.payer).toBe(8000n);
+    expect(paid.payee - before.payee).toBe(8000n);
+    expect(await rowOf(faulty, payment)).toMatchObject({ state: 'settled', charged: true });
+  }, 60_000);
+
   it("gives the work its whole budget after a slow verification: the facilitator's time is not the work's", async () => {
     // A 1.5 s budget, and a verification that takes longer than that.
     servers.tight = await serve(proxy.url, {
@@ -830,6 +867,9 @@ async function faultyFacilitator(target: string) {
         if (settled.success !== true)
           throw new Error(`held settlement failed: ${JSON.stringify(settled)}`);
       }
+    },
+    discard() {
+      held.length = 0;
     },
     async close() {
       for (const res of hanging) res.destroy();
