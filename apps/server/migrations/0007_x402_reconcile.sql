@@ -24,9 +24,10 @@ ALTER TABLE x402_payments
   ADD COLUMN payload_hash text,
   -- When settlement was last attempted.
   ADD COLUMN settling_at  timestamptz,
-  -- The signed answer of a charged call, kept while its settlement is unknown and, once
-  -- paid, for a retry that comes for it; never set on a released or failed row.
-  ADD COLUMN result       jsonb,
+  -- The signed answer of a charged call (its JSON text: text, not jsonb, because jsonb
+  -- refuses the \u0000 a fetched page may hold), kept while its settlement is unknown
+  -- and, once paid, for a retry that comes for it; never on a released or failed row.
+  ADD COLUMN result       text,
   ADD CONSTRAINT x402_payments_result_check
     CHECK (result IS NULL OR state IN ('settling', 'unknown', 'settled'));
 

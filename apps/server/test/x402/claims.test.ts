@@ -127,7 +127,7 @@ describe('finishing a payment', () => {
     // Settled only once settlement was attempted.
     expect(await finishPayment(db, id, { state: 'settled', transaction: tx })).toBe(false);
     expect(await markSettling(db, id, { ok: true })).toBe(true);
-    expect(await row(id)).toMatchObject({ state: 'settling', result: { ok: true } });
+    expect(await row(id)).toMatchObject({ state: 'settling', result: '{"ok":true}' });
     expect(await finishPayment(db, id, { state: 'settled', transaction: tx })).toBe(true);
     expect(await row(id)).toMatchObject({
       state: 'settled',
@@ -246,13 +246,14 @@ describe('claiming a payment again', () => {
     const first = await claimPayment(db, claim());
     if (!first.ok) throw new Error('not claimed');
     await markVerified(db, first.id);
-    await markSettling(db, first.id, { ok: true });
+    // A fetched page may hold NUL characters: the stored result keeps them.
+    await markSettling(db, first.id, { ok: true, text: 'a\u0000b' });
     // In progress: not the sweep's, nobody may take it.
     expect(await unsettledPayments(db)).toStrictEqual([]);
     expect(await takeUnsettled(db, first.id)).toBe(false);
     await finishPayment(db, first.id, { state: 'unknown', error: 'no answer' });
     expect((await unsettledPayments(db)).map((p) => [p.id, p.result])).toStrictEqual([
-      [first.id, { ok: true }],
+      [first.id, { ok: true, text: 'a\u0000b' }],
     ]);
     const takers = await Promise.all(Array.from({ length: 5 }, () => takeUnsettled(db, first.id)));
     expect(takers.filter(Boolean)).toHaveLength(1);

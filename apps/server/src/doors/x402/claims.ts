@@ -104,7 +104,7 @@ interface StoredRow {
   call_hash: string | null;
   payload_hash: string | null;
   transaction: string | null;
-  result: unknown;
+  result: string | null;
   valid_before: string;
   stale: boolean;
 }
@@ -130,7 +130,7 @@ function stored(row: StoredRow): StoredPayment {
     callHash: row.call_hash,
     payloadHash: row.payload_hash,
     transaction: row.transaction,
-    result: row.result,
+    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
     validBefore: Number(row.valid_before),
     stale: row.stale === true,
   };
@@ -233,7 +233,7 @@ export async function markVerified(db: Queryable, id: string): Promise<boolean> 
  */
 export async function markSettling(db: Queryable, id: string, result: unknown): Promise<boolean> {
   const { rows } = await db.query(
-    `UPDATE x402_payments SET state = 'settling', settling_at = now(), result = $2::jsonb
+    `UPDATE x402_payments SET state = 'settling', settling_at = now(), result = $2
       WHERE id = $1::bigint AND state = 'verified'
       RETURNING id`,
     [id, JSON.stringify(result ?? null)],
