@@ -99,6 +99,11 @@ export interface PaymentConfig {
   readonly legacyNetworkNames: boolean;
   /** Whether the asset is a development chain's test token (the terms' `testnet`). */
   readonly testnet: boolean;
+  /**
+   * JSON-RPC URL of the chain (`X402_RPC_URL`), read when a settlement's outcome is
+   * unknown; the local stack's chain in development; null: such payments stay unknown.
+   */
+  readonly rpcUrl: string | null;
 }
 
 /**
@@ -222,6 +227,10 @@ export function loadConfig(
   const facilitatorUrl = nonEmpty(env.FACILITATOR_URL);
   if (facilitatorUrl !== null && !/^https?:\/\/\S+$/.test(facilitatorUrl)) {
     problems.push('FACILITATOR_URL must be an absolute http(s) URL');
+  }
+  const rpcUrl = nonEmpty(env.X402_RPC_URL);
+  if (rpcUrl !== null && !/^https?:\/\/\S+$/.test(rpcUrl)) {
+    problems.push('X402_RPC_URL must be an absolute http(s) URL');
   }
   const facilitatorTimeoutMs = integer(
     env.FACILITATOR_TIMEOUT_MS,
@@ -373,6 +382,7 @@ export function loadConfig(
       facilitatorTimeoutMs,
       legacyNetworkNames,
       testnet,
+      rpcUrl,
     },
     enterprisePerMinute,
     reservationTtlSeconds,

@@ -84,7 +84,7 @@ export async function startLocalPayments(
  */
 export function withLocalPayments(
   config: Config,
-  stack: Pick<PaymentStack, 'facilitatorUrl' | 'network' | 'asset' | 'payTo'>,
+  stack: Pick<PaymentStack, 'facilitatorUrl' | 'network' | 'asset' | 'payTo' | 'rpcUrl'>,
 ): Config {
   return {
     ...config,
@@ -95,6 +95,7 @@ export function withLocalPayments(
       payTo: config.payment.payTo ?? stack.payTo,
       facilitatorUrl: stack.facilitatorUrl,
       testnet: true,
+      rpcUrl: config.payment.rpcUrl ?? stack.rpcUrl,
     },
   };
 }

@@ -12,7 +12,9 @@ import { type Config, defaultBaseUrl } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
+import { ledgerFor } from './doors/x402/chain.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
+import { reconcilePayments } from './doors/x402/reconcile.js';
 import { Settlements } from './metering/settlements.js';
 import { endLease, releaseExpiredLeases, renewLease, sweepAbandoned } from './metering/store.js';
 import { createProbes } from './probes/index.js';
@@ -191,17 +193,24 @@ export async function startServer(
     });
 
     // Release reservations and x402 payments a crashed instance left behind, now and
-    // every half minute (a payment once its authorization has expired), and write down
-    // the plans whose subscriptions have ended.
+    // every half minute (a payment once its authorization has expired), record what the
+    // chain says of x402 settlements whose answer was lost, and write down the plans
+    // whose subscriptions have ended.
+    const { rpcUrl, network, asset } = config.payment;
+    const ledger = ledgerFor(rpcUrl, network, asset);
     const sweep = () =>
       Promise.all([
         sweepAbandoned(db, config.reservationTtlSeconds),
         releaseExpiredPayments(db),
         lapseEndedPlans(db),
+        reconcilePayments(db, ledger),
       ]).then(
-        ([released, payments, lapsed]) => {
+        ([released, payments, lapsed, settlements]) => {
           if (released > 0) logger.warn({ released }, 'released abandoned reservations');
           if (payments > 0) logger.warn({ payments }, 'released abandoned x402 payments');
+          if (settlements.paid + settlements.expired + settlements.unknown > 0) {
+            logger.warn(settlements, 'reconciled x402 settlements of unknown outcome');
+          }
           if (lapsed.length > 0) logger.info({ lapsed: lapsed.length }, 'plans ended');
         },
         (error: unknown) => logger.error({ err: error }, 'reservation sweep failed'),

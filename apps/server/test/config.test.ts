@@ -31,6 +31,7 @@ describe('loadConfig', () => {
         facilitatorTimeoutMs: 15_000,
         legacyNetworkNames: false,
         testnet: false,
+        rpcUrl: null,
       },
       enterprisePerMinute: 3000,
       reservationTtlSeconds: 300,
@@ -66,6 +67,7 @@ describe('loadConfig', () => {
         CALL_DEADLINE_MS: '2000',
         FACILITATOR_URL: 'https://facilitator.example/x402',
         FACILITATOR_TIMEOUT_MS: '4000',
+        X402_RPC_URL: 'https://sepolia.base.org',
         X402_LEGACY_NETWORK_NAMES: '1',
         X402_NETWORK: 'eip155:84532',
         LOCAL_CHAIN_PORT: '9545',
@@ -99,6 +101,7 @@ describe('loadConfig', () => {
         facilitatorTimeoutMs: 4000,
         legacyNetworkNames: true,
         testnet: false,
+        rpcUrl: 'https://sepolia.base.org',
       },
       billing: {
         stripe: {
@@ -125,6 +128,12 @@ describe('loadConfig', () => {
     ],
   ])('refuses the billing variables %j', (env, message) => {
     expect(() => loadConfig(env, '/')).toThrow(message);
+  });
+
+  it('refuses an X402_RPC_URL that is not an http(s) URL', () => {
+    expect(() => loadConfig({ X402_RPC_URL: 'ws://127.0.0.1:8545' }, '/')).toThrow(
+      /X402_RPC_URL must be an absolute http\(s\) URL/,
+    );
   });
 
   it.each([

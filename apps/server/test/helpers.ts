@@ -107,6 +107,7 @@ export async function testApp(
         facilitatorTimeoutMs: 15_000,
         legacyNetworkNames: false,
         testnet: false,
+        rpcUrl: null,
       },
       enterprisePerMinute: 3000,
       reservationTtlSeconds: 300,

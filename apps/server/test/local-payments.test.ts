@@ -285,7 +285,16 @@ describe('withLocalPayments', () => {
     network: 'eip155:8453',
     asset: DEV_TOKEN_ADDRESS,
     payTo: DEV_PAY_TO,
+    rpcUrl: 'http://127.0.0.1:8545',
   } as const;
+
+  it('reads the stack chain unless X402_RPC_URL names another', () => {
+    expect(withLocalPayments(loadConfig({}, '/'), stack).payment.rpcUrl).toBe(stack.rpcUrl);
+    const own = 'http://127.0.0.1:9545';
+    expect(withLocalPayments(loadConfig({ X402_RPC_URL: own }, '/'), stack).payment.rpcUrl).toBe(
+      own,
+    );
+  });
 
   it('takes the stack payee unless X402_PAY_TO names another', () => {
     expect(withLocalPayments(loadConfig({}, '/'), stack).payment.payTo).toBe(DEV_PAY_TO);

@@ -4,6 +4,7 @@
  * sockets against the loopback fixture site, and the official clients (`@x402/fetch`
  * v2, `x402-fetch` v1) paying from the development wallet.
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyReceipt } from '@storefront/attest';
@@ -17,6 +18,7 @@ import {
 } from '@x402/core/http';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { pino } from 'pino';
 import { createWalletClient, type Hex, http as viemHttp } from 'viem';
@@ -25,7 +27,9 @@ import { base } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
 import { loadConfig } from '../src/config.js';
+import { chainLedger } from '../src/doors/x402/chain.js';
 import { paymentsFor } from '../src/doors/x402/claims.js';
+import { reconcilePayments } from '../src/doors/x402/reconcile.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { type AuditNet, startAuditNet } from './hosts.js';
@@ -42,12 +46,22 @@ type FaultMode =
   | 'garbage'
   | 'settle-refused'
   | 'settle-hangs'
-  | 'slow-verify';
+  | 'slow-verify'
+  | 'settle-lost'
+  | 'settle-late';
 
 let stack: PaymentStack;
 let site: Site;
 let net: AuditNet;
-let proxy: { url: string; mode: FaultMode; close(): Promise<void> };
+let proxy: {
+  url: string;
+  mode: FaultMode;
+  /** Send the settlements held in `settle-late` mode on to the facilitator; resolves once they landed. */
+  flush(): Promise<void>;
+  /** Forget the settlements held in `settle-late` mode: they never reach the facilitator. */
+  discard(): void;
+  close(): Promise<void>;
+};
 const schema = uniqueSchema();
 const servers: Record<'main' | 'second' | 'legacy' | 'faulty' | 'tight', RunningServer | null> = {
   main: null,
@@ -80,6 +94,7 @@ async function serve(facilitatorUrl: string, env: Record<string, string> = {}) {
         FACILITATOR_URL: facilitatorUrl,
         X402_ASSET: stack.asset,
         X402_PAY_TO: stack.payTo,
+        X402_RPC_URL: stack.rpcUrl,
         // The same signer on every instance, so receipts pin one key.
         SIGNER_PRIVATE_KEY: '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318',
         ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
@@ -98,8 +113,11 @@ beforeAll(async () => {
   proxy = await faultyFacilitator(stack.facilitatorUrl);
   if (DATABASE_URL !== null) await createSchema(schema);
   servers.main = await serve(stack.facilitatorUrl);
-  // A second instance on the same database (PostgreSQL only: PGlite is one process's).
-  if (DATABASE_URL !== null) servers.second = await serve(stack.facilitatorUrl);
+  // A second instance on the same database (PostgreSQL only: PGlite is one process's),
+  // behind the same public address, as instances behind one load balancer are.
+  if (DATABASE_URL !== null) {
+    servers.second = await serve(stack.facilitatorUrl, { PUBLIC_BASE_URL: servers.main.url });
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -120,6 +138,23 @@ function v2Client(): x402Client {
   // The test token is not one of the client's default assets.
   client.setSpendControls(false);
   return client;
+}
+
+/** The official v2 client naming its payments with `id` (the `payment-identifier` extension). */
+function v2ClientWithId(id: string): x402Client {
+  return v2Client().onBeforePaymentCreation(async ({ paymentRequired }) => {
+    appendPaymentIdentifierToExtensions(paymentRequired.extensions ?? {}, id);
+  });
+}
+
+/** The row of the payment in `header` (a `PAYMENT-SIGNATURE`) on `running`'s database. */
+async function rowOf(running: RunningServer, header: string) {
+  const payload = decodePaymentSignatureHeader(header) as unknown as {
+    payload: { authorization: { nonce: string } };
+  };
+  const nonce = payload.payload.authorization.nonce.toLowerCase();
+  const rows = await paymentsFor(running.db, { payer: DEV_PAYER.address, limit: 1000 });
+  return rows.find((row) => row.nonce === nonce);
 }
 
 /** `@x402/fetch` with the development wallet. */
@@ -152,11 +187,12 @@ async function termsOf(url: string) {
 async function signedPayment(
   url: string,
   alter: (accept: Record<string, unknown>) => void = () => {},
+  client: x402Client = v2Client(),
 ): Promise<string> {
   const required = await termsOf(url);
   const accept = required.accepts[0] as unknown as Record<string, unknown>;
   alter(accept);
-  const payload = await v2Client().createPaymentPayload(required);
+  const payload = await client.createPaymentPayload(required);
   return encodePaymentSignatureHeader(payload);
 }
 
@@ -452,6 +488,51 @@ describe('the x402 door on a local chain', () => {
     });
     expect(((await balance.json()) as Body).credits).toBe(100);
   }, 60_000);
+
+  it('binds a payment to the call it was signed for: another route of the same price is payment_mismatch, and the header still pays its own route', async () => {
+    const main = server('main');
+    const markdown = urlOf(main, '/buy/markdown', { url: site.url('/wiki') });
+    const links = urlOf(main, '/buy/links', { url: site.url('/wiki') });
+    const payment = await signedPayment(markdown);
+    const hits = site.hits.get('/wiki') ?? 0;
+    const before = await balances();
+    const wrong = await fetch(links, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    const body = (await wrong.json()) as Body;
+    expect([wrong.status, body.error]).toStrictEqual([402, 'payment_mismatch']);
+    expect(body.message).toMatch(/resource\.url: this payment was signed for .*\/buy\/markdown/);
+    expect(site.hits.get('/wiki')).toBe(hits);
+    expect(await balances()).toStrictEqual(before);
+    expect(await rowOf(main, payment)).toMatchObject({ state: 'released', charged: false });
+
+    // Refused before settlement, so not burned: the same header pays the route it names.
+    const right = await fetch(markdown, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect([right.status, ((await right.json()) as Body).ok]).toStrictEqual([200, true]);
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(5000n);
+    expect(after.payee - before.payee).toBe(5000n);
+    expect(await rowOf(main, payment)).toMatchObject({ state: 'settled', charged: true });
+    // Settled: never again.
+    const replay = await fetch(markdown, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect([replay.status, ((await replay.json()) as Body).error]).toStrictEqual([
+      402,
+      'payment_replayed',
+    ]);
+    expect(await balances()).toStrictEqual(after);
+  }, 60_000);
+
+  it('binds a payment to its tier: the same route and price under another tier is payment_mismatch', async () => {
+    const main = server('main');
+    const url = urlOf(main, '/buy/fetch', { url: site.url('/moved') });
+    const payment = await signedPayment(url, (accept) => {
+      (accept.extra as Record<string, unknown>).tier = 'pro';
+    });
+    const before = await balances();
+    const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    const body = (await res.json()) as Body;
+    expect([res.status, body.error]).toStrictEqual([402, 'payment_mismatch']);
+    expect(body.message).toMatch(/accepted\.extra\.tier/);
+    expect(await balances()).toStrictEqual(before);
+  }, 60_000);
 });
 
 describe('the x402 door when the facilitator fails', () => {
@@ -493,6 +574,191 @@ describe('the x402 door when the facilitator fails', () => {
     },
     60_000,
   );
+
+  it('does not burn a payment the facilitator could not verify: the same header pays once it is back', async () => {
+    const faulty = server('faulty');
+    const url = urlOf(faulty, '/buy/fetch', { url: site.url('/moved') });
+    const payment = await signedPayment(url);
+    const before = await balances();
+    proxy.mode = 'drop';
+    try {
+      const down = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+      expect([down.status, ((await down.json()) as Body).error]).toStrictEqual([
+        503,
+        'facilitator_unavailable',
+      ]);
+    } finally {
+      proxy.mode = 'pass';
+    }
+    expect(await balances()).toStrictEqual(before);
+    expect(await rowOf(faulty, payment)).toMatchObject({ state: 'released', charged: false });
+    const up = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect([up.status, ((await up.json()) as Body).ok]).toStrictEqual([200, true]);
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(3000n);
+    expect(after.payee - before.payee).toBe(3000n);
+    const replay = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect([replay.status, ((await replay.json()) as Body).error]).toStrictEqual([
+      402,
+      'payment_replayed',
+    ]);
+    expect(await balances()).toStrictEqual(after);
+  }, 60_000);
+
+  it('delivers the result when the settlement answer is lost after the transfer landed', async () => {
+    const faulty = server('faulty');
+    const url = urlOf(faulty, '/buy/notarize', { content: 'lost answer' });
+    const payment = await signedPayment(url);
+    const before = await balances();
+    proxy.mode = 'settle-lost';
+    let transaction: string;
+    try {
+      const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+      const body = (await res.json()) as Body;
+      expect([res.status, body.ok]).toStrictEqual([200, true]);
+      expect(verifyReceipt(body, await pinnedKey(faulty)).valid).toBe(true);
+      const settlement = decodePaymentResponseHeader(res.headers.get('payment-response') ?? '');
+      expect(settlement).toMatchObject({ success: true, payer: DEV_PAYER.address });
+      transaction = settlement.transaction;
+    } finally {
+      proxy.mode = 'pass';
+    }
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(8000n);
+    expect(after.payee - before.payee).toBe(8000n);
+    expect(await rowOf(faulty, payment)).toMatchObject({
+      state: 'settled',
+      charged: true,
+      transaction,
+    });
+  }, 60_000);
+
+  it('keeps the result of a settlement whose answer was lost, and hands it to a retry of the same header, paid once', async () => {
+    const faulty = server('faulty');
+    const url = urlOf(faulty, '/buy/notarize', { content: 'paid late' });
+    const payment = await signedPayment(url);
+    const before = await balances();
+    proxy.mode = 'settle-late';
+    try {
+      const first = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+      const body = (await first.json()) as Body;
+      expect([first.status, body.error]).toStrictEqual([402, 'settlement_failed']);
+      expect(body.message).toMatch(/not known yet.*same PAYMENT-SIGNATURE/);
+      expect(body).not.toHaveProperty('attestation');
+    } finally {
+      proxy.mode = 'pass';
+    }
+    expect(await balances()).toStrictEqual(before);
+    expect(await rowOf(faulty, payment)).toMatchObject({ state: 'unknown', charged: false });
+    // The transfer lands after the service answered.
+    await proxy.flush();
+    const paid = await balances();
+    expect(before.payer - paid.payer).toBe(8000n);
+
+    for (let i = 0; i < 2; i++) {
+      const retry = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+      const body = (await retry.json()) as Body;
+      expect([retry.status, body.ok]).toStrictEqual([200, true]);
+      expect(verifyReceipt(body, await pinnedKey(faulty)).valid).toBe(true);
+      const settlement = decodePaymentResponseHeader(retry.headers.get('payment-response') ?? '');
+      expect(settlement.transaction).toBe((await rowOf(faulty, payment))?.transaction);
+      expect(await balances()).toStrictEqual(paid);
+    }
+    expect(await rowOf(faulty, payment)).toMatchObject({ state: 'settled', charged: true });
+    // Exactly one transfer: the payee got the price once.
+    expect((await balances()).payee - before.payee).toBe(8000n);
+  }, 60_000);
+
+  it('settles the books of a lost settlement answer in the sweep, without a retry', async () => {
+    const faulty = server('faulty');
+    const url = urlOf(faulty, '/buy/notarize', { content: 'swept' });
+    const payment = await signedPayment(url);
+    const before = await balances();
+    proxy.mode = 'settle-late';
+    try {
+      const first = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+      expect(first.status).toBe(402);
+    } finally {
+      proxy.mode = 'pass';
+    }
+    await proxy.flush();
+    const ledger = chainLedger(stack.rpcUrl, stack.network, stack.asset);
+    // Paid on chain, recorded as paid (an unpaid, unexpired one of an earlier test stays open).
+    expect(await reconcilePayments(faulty.db, ledger)).toMatchObject({ paid: 1, unknown: 0 });
+    const row = await rowOf(faulty, payment);
+    expect(row).toMatchObject({ state: 'settled', charged: true });
+    expect(row?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(8000n);
+    expect(after.payee - before.payee).toBe(8000n);
+    // The result is still there for the payer's retry, which moves nothing.
+    const retry = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect([retry.status, ((await retry.json()) as Body).ok]).toStrictEqual([200, true]);
+    expect(await balances()).toStrictEqual(after);
+  }, 60_000);
+
+  it('answers a new payment with the same payment-identifier id from the paid one, moving no money', async () => {
+    const faulty = server('faulty');
+    const url = urlOf(faulty, '/buy/notarize', { content: 'idempotent by id' });
+    const id = `pay_${randomBytes(12).toString('hex')}`;
+    const first = await signedPayment(url, () => {}, v2ClientWithId(id));
+    const before = await balances();
+    proxy.mode = 'settle-late';
+    try {
+      const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': first } });
+      expect(res.status).toBe(402);
+    } finally {
+      proxy.mode = 'pass';
+    }
+    await proxy.flush();
+    const paid = await balances();
+    expect(before.payer - paid.payer).toBe(8000n);
+    // A fresh authorization (new nonce) under the same id: the first one's result.
+    const second = await signedPayment(url, () => {}, v2ClientWithId(id));
+    expect(second).not.toBe(first);
+    const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': second } });
+    const body = (await res.json()) as Body;
+    expect([res.status, body.ok]).toStrictEqual([200, true]);
+    expect(res.headers.get('payment-response')).not.toBe(null);
+    expect(await balances()).toStrictEqual(paid);
+    expect(await rowOf(faulty, first)).toMatchObject({ state: 'settled', charged: true });
+    expect(await rowOf(faulty, second)).toMatchObject({ state: 'released', charged: false });
+  }, 60_000);
+
+  it('settles a payment of unknown outcome again when its payer retries and it never landed, and only for the same call', async () => {
+    const faulty = server('faulty');
+    const url = urlOf(faulty, '/buy/notarize', { content: 'never landed' });
+    const payment = await signedPayment(url);
+    const before = await balances();
+    proxy.mode = 'settle-late';
+    try {
+      const first = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+      expect([first.status, ((await first.json()) as Body).error]).toStrictEqual([
+        402,
+        'settlement_failed',
+      ]);
+    } finally {
+      proxy.mode = 'pass';
+      proxy.discard();
+    }
+    // The same header for other parameters of the same route: not this payment's call.
+    const other = urlOf(faulty, '/buy/notarize', { content: 'something else' });
+    const wrong = await fetch(other, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    expect([wrong.status, ((await wrong.json()) as Body).error]).toStrictEqual([
+      402,
+      'payment_mismatch',
+    ]);
+    expect(await balances()).toStrictEqual(before);
+
+    const retry = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+    const body = (await retry.json()) as Body;
+    expect([retry.status, body.ok]).toStrictEqual([200, true]);
+    expect(verifyReceipt(body, await pinnedKey(faulty)).valid).toBe(true);
+    const paid = await balances();
+    expect(before.payer - paid.payer).toBe(8000n);
+    expect(paid.payee - before.payee).toBe(8000n);
+    expect(await rowOf(faulty, payment)).toMatchObject({ state: 'settled', charged: true });
+  }, 60_000);
 
   it("gives the work its whole budget after a slow verification: the facilitator's time is not the work's", async () => {
     // A 1.5 s budget, and a verification that takes longer than that.
@@ -561,14 +827,30 @@ async function faultyFacilitator(target: string) {
       );
       return;
     }
-    const forwarded = await fetch(`${target}${req.url ?? ''}`, {
-      method: req.method ?? 'GET',
-      headers: { 'content-type': 'application/json' },
-      ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
-    });
+    const forward = () =>
+      fetch(`${target}${req.url ?? ''}`, {
+        method: req.method ?? 'GET',
+        headers: { 'content-type': 'application/json' },
+        ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
+      });
+    if (mode === 'settle-late' && settling) {
+      // The answer is lost at once; the transfer is sent later, when the test says so.
+      held.push(forward);
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end('bad gateway');
+      return;
+    }
+    const forwarded = await forward();
+    const answer = Buffer.from(await forwarded.arrayBuffer());
+    if (mode === 'settle-lost' && settling) {
+      // The facilitator settled on chain; its answer never reaches the service.
+      req.socket.destroy();
+      return;
+    }
     res.writeHead(forwarded.status, { 'content-type': 'application/json' });
-    res.end(Buffer.from(await forwarded.arrayBuffer()));
+    res.end(answer);
   });
+  const held: (() => Promise<Response>)[] = [];
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -578,6 +860,16 @@ async function faultyFacilitator(target: string) {
     },
     set mode(mode: FaultMode) {
       state.mode = mode;
+    },
+    async flush() {
+      for (const forward of held.splice(0)) {
+        const settled = (await (await forward()).json()) as Body;
+        if (settled.success !== true)
+          throw new Error(`held settlement failed: ${JSON.stringify(settled)}`);
+      }
+    },
+    discard() {
+      held.length = 0;
     },
     async close() {
       for (const res of hanging) res.destroy();

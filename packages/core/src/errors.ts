@@ -177,7 +177,7 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
   info(
     'payment_mismatch',
     'door',
-    "The x402 payment does not match the call's terms exactly: scheme, network, asset, payee, or amount (which must equal the price of the tier the parameters select, neither less nor more). The message names the field, what was expected and what was sent. Nothing was charged.",
+    "The x402 payment does not match the call's terms exactly: scheme, network, asset, payee, or amount (which must equal the price of the tier the parameters select, neither less nor more); a v2 payment must also name this call's resource and tier (`resource.url`, `accepted`), so a payment signed for one route is not taken on another. The message names the field, what was expected and what was sent. Nothing was charged, and the payment can still be used for the call it was signed for.",
     'amount: expected 3000 (tier fetch, $0.003), got 6000',
   ),
   info(
@@ -189,19 +189,19 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
   info(
     'payment_replayed',
     'door',
-    'This x402 authorization (payer and nonce) was already presented; each one is accepted once, before any work. Nothing was charged for this call.',
+    'This x402 authorization (payer and nonce) was already settled, or is in use by a call in progress; each one pays once. A payment refused before settlement is not used up. Nothing was charged for this call.',
     'Payment nonce 0x8efa… of 0x1563… was already used',
   ),
   info(
     'payment_rejected',
     'door',
-    'The facilitator found the x402 payment invalid (bad signature, insufficient funds, nonce used on chain, …); its reason is in the message. Nothing was charged.',
+    'The facilitator found the x402 payment invalid (bad signature, insufficient funds, nonce used on chain, …); its reason is in the message. Nothing was charged, and the payment is not used up.',
     'The facilitator refused the payment: invalid_exact_evm_payload_signature',
   ),
   info(
     'settlement_failed',
     'door',
-    "The x402 payment verified but its settlement failed or was not confirmed, so no result is delivered. The message gives the facilitator's reason.",
+    'The x402 payment verified but its settlement failed or its outcome is not known yet, so no result is delivered. The message gives the reason. When the outcome is unknown, send the same payment again: if the transfer landed, the stored result is delivered without a second charge.',
     'Settlement failed: transaction reverted',
   ),
   info(

@@ -2,6 +2,7 @@ import type { AppDeps } from '../app.js';
 import { tierPlans } from '../metering/tiers.js';
 import type { Door } from '../pipeline/door.js';
 import { type KeyTicket, keyDoor } from './key/door.js';
+import { ledgerFor } from './x402/chain.js';
 import { type X402Door, x402Door } from './x402/door.js';
 import { Facilitator } from './x402/facilitator.js';
 import type { Terms } from './x402/terms.js';
@@ -30,13 +31,14 @@ export interface Doors {
 
 /** Build the doors of an app. */
 export function createDoors(deps: AppDeps): Doors {
-  const { facilitatorUrl, facilitatorTimeoutMs } = deps.config.payment;
+  const { facilitatorUrl, facilitatorTimeoutMs, rpcUrl, network, asset } = deps.config.payment;
   const x402 = x402Door({
     db: deps.db,
     facilitator:
       facilitatorUrl === null
         ? null
         : new Facilitator({ url: facilitatorUrl, timeoutMs: facilitatorTimeoutMs }),
+    ledger: ledgerFor(rpcUrl, network, asset),
     terms: termsOf(deps),
     publicBaseUrl: deps.config.publicBaseUrl,
     clock: deps.clock,

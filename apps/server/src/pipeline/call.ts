@@ -143,17 +143,18 @@ export async function runPaidCall<T>(
   }
 
   const attestation = sign(deps.signer, outcome);
+  const body = attestation === null ? outcome.body : { ...outcome.body, attestation };
   const ending: Ending = {
     kind: charge.kind,
     outcome,
     receiptNonce: attestation?.nonce ?? null,
+    body,
   };
   const settled = await door.settle(ticket, ending);
   if (!settled.ok) {
     await exchange.send(settled.reply);
     return;
   }
-  const body = attestation === null ? outcome.body : { ...outcome.body, attestation };
   const written = exchange.send({ status: 200, headers: { ...headers, ...settled.headers }, body });
   // The door hears once the answer was written; the call does not wait for it (an MCP
   // answer is written only after the tool's result has been handed back).

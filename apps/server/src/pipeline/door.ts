@@ -33,6 +33,7 @@ export type Admission<T> =
       readonly metered: boolean;
       readonly headers: Headers;
     }
+  /** Refused, or answered without any work (an x402 retry of a payment already made). */
   | { readonly kind: 'refused'; readonly reply: Reply };
 
 /**
@@ -47,6 +48,8 @@ export type Ending =
       readonly kind: 'charge' | 'free';
       readonly outcome: WorkOutcome;
       readonly receiptNonce: string | null;
+      /** The answer's body as it will be delivered (with its receipt). */
+      readonly body: unknown;
     }
   | { readonly kind: 'refuse'; readonly outcome: WorkOutcome; readonly status: number }
   | {

@@ -4,11 +4,14 @@ import type { Database } from '../../src/db/database.js';
 import {
   claimPayment,
   finishPayment,
+  markSettling,
   markVerified,
   type PaymentClaim,
   paymentClaim,
   paymentsFor,
   releaseExpiredPayments,
+  takeUnsettled,
+  unsettledPayments,
 } from '../../src/doors/x402/claims.js';
 import { requirementsFor } from '../../src/doors/x402/requirements.js';
 import { testDatabase } from '../helpers.js';
@@ -19,6 +22,7 @@ const fetchRoute = route('fetch');
 const [tier] = fetchRoute.prices;
 if (tier === undefined) throw new Error('fetch has a price');
 const requirements = requirementsFor(fetchRoute, tier, BASE_URL, TERMS);
+const HASHES = { callHash: 'c'.repeat(64), payloadHash: 'p'.repeat(64) };
 
 let db: Database;
 let dispose: () => Promise<void>;
@@ -34,7 +38,7 @@ afterEach(async () => {
 /** A claim of a fresh authorization from `payer`, valid for 60 s. */
 function claim(change: Partial<PaymentClaim> = {}): PaymentClaim {
   return {
-    ...paymentClaim(handMade(2, requirements), requirements, 'req-1'),
+    ...paymentClaim(handMade(2, requirements), requirements, 'req-1', HASHES),
     nonce: `0x${randomBytes(32).toString('hex')}`,
     ...change,
   };
@@ -56,7 +60,7 @@ describe('claimPayment', () => {
         payer: PAYER.address.toLowerCase(),
         nonce: first.nonce.toLowerCase(),
       }),
-    ).toStrictEqual({ ok: false, reason: 'replayed' });
+    ).toMatchObject({ ok: false, reason: 'replayed', existing: { state: 'claimed' } });
 
     // The same nonce from another payer, or another nonce from this payer, is another payment.
     expect((await claimPayment(db, { ...first, payer: `0x${'6'.repeat(40)}` })).ok).toBe(true);
@@ -65,7 +69,7 @@ describe('claimPayment', () => {
 
   it('records the claim, payer and nonce lower-cased', async () => {
     const payment = handMade(1, requirements);
-    const claimed = await claimPayment(db, paymentClaim(payment, requirements, 'req-7'));
+    const claimed = await claimPayment(db, paymentClaim(payment, requirements, 'req-7', HASHES));
     if (!claimed.ok) throw new Error('not claimed');
     expect(await row(claimed.id)).toMatchObject({
       payer: PAYER.address.toLowerCase(),
@@ -120,12 +124,17 @@ describe('finishing a payment', () => {
     expect(await markVerified(db, id)).toBe(false);
     expect(await row(id)).toMatchObject({ state: 'verified', finished_at: null });
     const tx = `0x${'9f'.repeat(32)}`;
+    // Settled only once settlement was attempted.
+    expect(await finishPayment(db, id, { state: 'settled', transaction: tx })).toBe(false);
+    expect(await markSettling(db, id, { ok: true })).toBe(true);
+    expect(await row(id)).toMatchObject({ state: 'settling', result: '{"ok":true}' });
     expect(await finishPayment(db, id, { state: 'settled', transaction: tx })).toBe(true);
     expect(await row(id)).toMatchObject({
       state: 'settled',
       charged: true,
       transaction: tx,
       error: null,
+      result: null,
       finished_at: expect.any(Date),
     });
   });
@@ -143,7 +152,6 @@ describe('finishing a payment', () => {
       { state: 'released', error: 'facilitator_unavailable' } as const,
       'facilitator_unavailable',
     ],
-    ['failed', { state: 'failed', error: 'payment_rejected' } as const, 'payment_rejected'],
   ])('ends a claimed or verified payment %s, not charged', async (_, end, error) => {
     const claimedOnly = await claimed();
     expect(await finishPayment(db, claimedOnly, end)).toBe(true);
@@ -158,6 +166,7 @@ describe('finishing a payment', () => {
   it('never changes a finished payment', async () => {
     const id = await claimed();
     await markVerified(db, id);
+    await markSettling(db, id, null);
     await finishPayment(db, id, { state: 'settled', transaction: `0x${'1'.repeat(64)}` });
     expect(await finishPayment(db, id, { state: 'failed', error: 'late' })).toBe(false);
     expect(await finishPayment(db, id, { state: 'released' })).toBe(false);
@@ -170,13 +179,84 @@ describe('finishing a payment', () => {
     const expired = await claimPayment(db, claim({ validBefore: BigInt(now - 10) }));
     const live = await claimPayment(db, claim({ validBefore: BigInt(now + 60) }));
     const finished = await claimPayment(db, claim({ validBefore: BigInt(now - 10) }));
-    if (!expired.ok || !live.ok || !finished.ok) throw new Error('not claimed');
-    await finishPayment(db, finished.id, { state: 'failed', error: 'payment_rejected' });
+    const settling = await claimPayment(db, claim({ validBefore: BigInt(now - 10) }));
+    if (!expired.ok || !live.ok || !finished.ok || !settling.ok) throw new Error('not claimed');
+    await finishPayment(db, finished.id, { state: 'released', error: 'payment_rejected' });
+    await markVerified(db, settling.id);
+    await markSettling(db, settling.id, { ok: true });
 
     expect(await releaseExpiredPayments(db)).toBe(1);
     expect(await row(expired.id)).toMatchObject({ state: 'released', error: 'abandoned' });
     expect(await row(live.id)).toMatchObject({ state: 'claimed' });
-    expect(await row(finished.id)).toMatchObject({ state: 'failed', error: 'payment_rejected' });
+    expect(await row(finished.id)).toMatchObject({ state: 'released', error: 'payment_rejected' });
+    // Its settlement was attempted: it may have paid, so only the chain can end it.
+    expect(await row(settling.id)).toMatchObject({ state: 'settling', finished_at: null });
+  });
+});
+
+describe('claiming a payment again', () => {
+  it('takes back a payment released before settlement: the same authorization works later', async () => {
+    const one = claim();
+    const first = await claimPayment(db, one);
+    if (!first.ok) throw new Error('not claimed');
+    await finishPayment(db, first.id, { state: 'released', error: 'payment_mismatch' });
+    const again = await claimPayment(db, { ...one, route: 'markdown' });
+    expect(again).toStrictEqual({ ok: true, id: first.id });
+    expect(await row(first.id)).toMatchObject({
+      state: 'claimed',
+      route: 'markdown',
+      attempts: 2,
+      error: null,
+      finished_at: null,
+    });
+  });
+
+  it('never takes back a payment whose settlement was attempted', async () => {
+    for (const end of ['settled', 'failed', 'unknown'] as const) {
+      const one = claim();
+      const first = await claimPayment(db, one);
+      if (!first.ok) throw new Error('not claimed');
+      await markVerified(db, first.id);
+      await markSettling(db, first.id, { ok: true });
+      await finishPayment(
+        db,
+        first.id,
+        end === 'settled'
+          ? { state: end, transaction: `0x${'1'.repeat(64)}` }
+          : { state: end, error: 'x' },
+      );
+      expect([end, await claimPayment(db, one)]).toMatchObject([
+        end,
+        { ok: false, existing: { id: first.id, state: end } },
+      ]);
+    }
+  });
+
+  it('lets exactly one of 20 concurrent claims of a released authorization through', async () => {
+    const one = claim();
+    const first = await claimPayment(db, one);
+    if (!first.ok) throw new Error('not claimed');
+    await finishPayment(db, first.id, { state: 'released' });
+    const results = await Promise.all(Array.from({ length: 20 }, () => claimPayment(db, one)));
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(await row(first.id)).toMatchObject({ state: 'claimed', attempts: 2 });
+  });
+
+  it('hands an unknown settlement to exactly one taker, and lists it for the sweep', async () => {
+    const first = await claimPayment(db, claim());
+    if (!first.ok) throw new Error('not claimed');
+    await markVerified(db, first.id);
+    // A fetched page may hold NUL characters: the stored result keeps them.
+    await markSettling(db, first.id, { ok: true, text: 'a\u0000b' });
+    // In progress: not the sweep's, nobody may take it.
+    expect(await unsettledPayments(db)).toStrictEqual([]);
+    expect(await takeUnsettled(db, first.id)).toBe(false);
+    await finishPayment(db, first.id, { state: 'unknown', error: 'no answer' });
+    expect((await unsettledPayments(db)).map((p) => [p.id, p.result])).toStrictEqual([
+      [first.id, { ok: true, text: 'a\u0000b' }],
+    ]);
+    const takers = await Promise.all(Array.from({ length: 5 }, () => takeUnsettled(db, first.id)));
+    expect(takers.filter(Boolean)).toHaveLength(1);
   });
 });
 

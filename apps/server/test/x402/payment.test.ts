@@ -379,3 +379,71 @@ describe('checkPayment', () => {
     );
   });
 });
+
+describe('checkPayment binds a v2 payment to its call', () => {
+  const now = nowSeconds();
+  /** A v2 payment for `requirements` with its decoded payload changed by `change`. */
+  function altered(change: (raw: Record<string, unknown>) => void) {
+    const raw = rawPayment(2, requirements, fittingFields(requirements, now));
+    change(raw);
+    const read = parsePaymentHeader('PAYMENT-SIGNATURE', encodeBase64Json(raw));
+    if (!read.ok) throw new Error(read.message);
+    return checkPayment(read.payment, requirements, now);
+  }
+
+  it('refuses a payment signed for another resource of the same price', () => {
+    const problem = altered((raw) => {
+      raw.resource = { url: `${BASE_URL}/buy/links` };
+    });
+    expect(problem?.error).toBe('payment_mismatch');
+    expect(problem?.message).toMatch(/^resource\.url: this payment was signed for .*\/buy\/links/);
+  });
+
+  it('refuses a payment that names no resource', () => {
+    const problem = altered((raw) => {
+      delete raw.resource;
+    });
+    expect(problem?.message).toMatch(/^resource\.url: this payment was signed for null/);
+  });
+
+  it.each<[string, (accepted: Record<string, unknown>) => void, RegExp]>([
+    [
+      'another tier',
+      (a) => {
+        a.extra = { ...(a.extra as object), tier: 'fetch' };
+      },
+      /^accepted\.extra\.tier: expected pro/,
+    ],
+    [
+      'another token domain',
+      (a) => {
+        a.extra = { ...(a.extra as object), name: 'Fake' };
+      },
+      /^accepted\.extra\.name/,
+    ],
+    ['no extra', (a) => delete a.extra, /^accepted\.extra\./],
+    [
+      'another timeout',
+      (a) => {
+        a.maxTimeoutSeconds = 3600;
+      },
+      /^accepted\.maxTimeoutSeconds: expected 60, got 3600/,
+    ],
+  ])('refuses accepted terms with %s', (_, change, message) => {
+    const problem = altered((raw) => change(raw.accepted as Record<string, unknown>));
+    expect(problem?.error).toBe('payment_mismatch');
+    expect(problem?.message).toMatch(message);
+  });
+
+  it('reads the payer’s payment-identifier id, and ignores an invalid one', () => {
+    const raw = rawPayment(2, requirements, fittingFields(requirements, now));
+    raw.extensions = {
+      'payment-identifier': { info: { required: false, id: 'pay_0123456789abcdef' } },
+    };
+    const read = parsePaymentHeader('PAYMENT-SIGNATURE', encodeBase64Json(raw));
+    expect(read.ok && read.payment.paymentId).toBe('pay_0123456789abcdef');
+    raw.extensions = { 'payment-identifier': { info: { required: false, id: 'short' } } };
+    const invalid = parsePaymentHeader('PAYMENT-SIGNATURE', encodeBase64Json(raw));
+    expect(invalid.ok && invalid.payment.paymentId).toBe(null);
+  });
+});

@@ -1,9 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/database.js';
 import type { Door, PaidCall, Reply } from '../../pipeline/door.js';
 import { errorReply } from '../../pipeline/replies.js';
-import { claimPayment, finishPayment, markVerified, paymentClaim } from './claims.js';
+import type { AuthorizationLedger } from './chain.js';
+import {
+  claimPayment,
+  finishPayment,
+  markSettling,
+  markVerified,
+  paymentById,
+  paymentClaim,
+  type StoredPayment,
+  takeUnsettled,
+} from './claims.js';
 import type { Facilitator } from './facilitator.js';
 import { checkPayment, MIN_VALIDITY_SECONDS, type Payment, readPayment } from './payment.js';
+import { reconcileTaken } from './reconcile.js';
 import {
   type ChallengeCode,
   challenge,
@@ -30,6 +42,11 @@ export interface X402DoorDeps {
   readonly db: Queryable;
   /** Null when none is configured: payments are then answered 503, never taken. */
   readonly facilitator: Facilitator | null;
+  /**
+   * The token's record of authorizations, read when a settlement's outcome is unknown;
+   * null when no RPC URL is configured (such a payment then stays `unknown`).
+   */
+  readonly ledger: AuthorizationLedger | null;
   readonly terms: Terms;
   readonly publicBaseUrl: string;
   readonly clock: () => Date;
@@ -45,17 +62,26 @@ export interface X402Door extends Door<X402Ticket> {
   paymentRequired(call: PaidCall, error: ChallengeCode, message: string): Reply;
 }
 
+/** What settling a payment came to, recorded in its row. */
+type SettleEnd =
+  | { readonly paid: true; readonly transaction: string; readonly network: string }
+  | { readonly paid: false; readonly certain: boolean; readonly reason: string };
+
 /**
  * The keyless door (x402.md §1–3): a payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT`
- * (v1) is checked against the call's terms exactly, claimed once per `(payer, nonce)`
- * in the database (so two instances cannot both take it), and verified with the
- * facilitator, all before any work. A charged call is settled before its result is
- * released, and a failed settlement releases nothing; any other ending leaves the
- * authorization unsettled, so it costs the payer nothing. Every payment that names a
+ * (v1) is checked against the call's terms exactly (a v2 payment also against the
+ * route, tier and resource it was signed for), claimed once per `(payer, nonce)` in the
+ * database (so two instances cannot both take it), and verified with the facilitator,
+ * all before any work. A payment refused before settlement is released, so the same
+ * header can be used again; one whose settlement was attempted is never taken again.
+ * A charged call is settled before its result is released; its signed result is
+ * stored first, so that when the settlement answer is lost the chain is read, and a
+ * paid call's result goes to the retry of the same payment (same header, or same
+ * `payment-identifier` id) without moving money again. Every payment that names a
  * payer and a nonce leaves a row in `x402_payments`.
  */
 export function x402Door(deps: X402DoorDeps): X402Door {
-  const { db, facilitator, terms } = deps;
+  const { db, facilitator, ledger, terms } = deps;
   const requirementsOf = (call: PaidCall) =>
     requirementsFor(call.route, call.price, deps.publicBaseUrl, terms);
   const challengeReply = (requirements: Requirements, error: ChallengeCode, message: string) => {
@@ -68,6 +94,148 @@ export function x402Door(deps: X402DoorDeps): X402Door {
       headers: { 'Retry-After': String(FACILITATOR_RETRY_SECONDS) },
     });
   const minValiditySeconds = MIN_VALIDITY_SECONDS + Math.ceil(deps.callDeadlineMs / 1000);
+  const nowSeconds = () => Math.floor(deps.clock().getTime() / 1000);
+
+  /**
+   * Settle claimed payment `claimId` (already `settling`) and record the outcome. When
+   * the facilitator gives no usable answer, or refuses, the chain says whether the
+   * transfer landed anyway.
+   */
+  async function settleRecorded(
+    claimId: string,
+    payment: Payment,
+    requirements: Requirements,
+    keepResult: boolean,
+  ): Promise<SettleEnd> {
+    const settled =
+      facilitator === null
+        ? ({ ok: false, kind: 'unavailable', reason: 'no facilitator' } as const)
+        : await facilitator.settle(payment, requirements);
+    if (settled.ok) {
+      await finishPayment(db, claimId, {
+        state: 'settled',
+        transaction: settled.transaction,
+        keepResult,
+      });
+      return { paid: true, transaction: settled.transaction, network: settled.network };
+    }
+    const reason = `settle ${settled.kind}: ${settled.reason}`;
+    if (settled.kind === 'rejected' && ledger === null) {
+      await finishPayment(db, claimId, { state: 'failed', error: reason });
+      return { paid: false, certain: true, reason };
+    }
+    const found = await reconcileTaken(
+      db,
+      ledger,
+      {
+        id: claimId,
+        payer: payment.payer,
+        nonce: payment.nonce,
+        validBefore: Number(payment.validBefore),
+      },
+      nowSeconds(),
+      keepResult,
+    );
+    if (found.kind === 'paid') {
+      return { paid: true, transaction: found.transaction, network: requirements.network };
+    }
+    if (found.kind === 'expired') return { paid: false, certain: true, reason };
+    if (settled.kind === 'rejected' && found.kind === 'open') {
+      // The facilitator said no and nothing is on chain: refused, nothing moved.
+      await takeUnsettled(db, claimId, 0);
+      await finishPayment(db, claimId, { state: 'failed', error: reason });
+      return { paid: false, certain: true, reason };
+    }
+    return { paid: false, certain: false, reason };
+  }
+
+  /** The paid answer of a call: its result with the settlement header. */
+  const paidReply = (
+    payment: Pick<Payment, 'version' | 'payer'>,
+    transaction: string,
+    network: string,
+    body: unknown,
+  ): Reply => {
+    const header = settlementHeader(payment.version, {
+      transaction,
+      network,
+      payer: payment.payer,
+    });
+    return { status: 200, headers: { [header.name]: header.value }, body };
+  };
+
+  const settlementFailed = (
+    requirements: Requirements,
+    payment: Payment,
+    end: { readonly certain: boolean; readonly reason: string },
+    requestId: string | null,
+  ) => {
+    const why = end.certain
+      ? `it was refused (${end.reason}); nothing was charged`
+      : `its outcome is not known yet (${end.reason}). Send the same payment again (the same ${payment.header} header) to receive the result if the transfer lands; nothing is charged otherwise (request id ${requestId ?? 'unknown'})`;
+    return challengeReply(
+      requirements,
+      'settlement_failed',
+      `The payment of ${dollars(payment.value)} could not be settled, so no result was released: ${why}`,
+    );
+  };
+
+  /**
+   * A payment already made for this call, presented again (its own header, or a new
+   * one with its `payment-identifier` id): the stored result when it was paid (reading
+   * the chain first when its settlement is unknown, and settling it again when the
+   * payment is its own and still unsettled); null when it is certain it was never paid
+   * and can no longer be, so the call goes on as a new one.
+   */
+  async function earlier(
+    row: StoredPayment,
+    call: PaidCall,
+    requirements: Requirements,
+    own: Payment | null,
+  ): Promise<Reply | null> {
+    const replayed = (message: string) => challengeReply(requirements, 'payment_replayed', message);
+    if (row.state === 'settled') {
+      return row.result === null || row.transaction === null
+        ? replayed(`Payment ${row.nonce} of ${row.payer} was already used and its result delivered`)
+        : paidReply(
+            { version: row.x402Version, payer: row.payer },
+            row.transaction,
+            row.network,
+            row.result,
+          );
+    }
+    if (!(row.state === 'unknown' || row.stale) || !(await takeUnsettled(db, row.id))) {
+      return replayed(
+        `Payment ${row.nonce} of ${row.payer} is in use by a call in progress; retry in a few seconds`,
+      );
+    }
+    const found = await reconcileTaken(db, ledger, row, nowSeconds(), true);
+    if (found.kind === 'paid') {
+      return paidReply(
+        { version: row.x402Version, payer: row.payer },
+        found.transaction,
+        row.network,
+        row.result,
+      );
+    }
+    if (found.kind === 'expired') return null;
+    if (own === null || found.kind === 'unknown') {
+      return challengeReply(
+        requirements,
+        'settlement_failed',
+        `An earlier payment of this call (nonce ${row.nonce}) has an unknown outcome until it expires; retry with that payment's own header${found.kind === 'unknown' ? ` (${found.reason})` : ''}`,
+      );
+    }
+    // Still unpaid and payable: this is the payer asking again, so settle it again. The
+    // chain takes the authorization once, however many times it is submitted.
+    if (!(await takeUnsettled(db, row.id, 0))) {
+      return replayed(`Payment ${row.nonce} of ${row.payer} is in use by a call in progress`);
+    }
+    const end = await settleRecorded(row.id, own, requirements, true);
+    return end.paid
+      ? paidReply(own, end.transaction, end.network, row.result)
+      : settlementFailed(requirements, own, end, call.requestId);
+  }
 
   return {
     name: 'x402',
@@ -90,15 +258,28 @@ export function x402Door(deps: X402DoorDeps): X402Door {
       }
 
       // The terms first, then the claim: a second use of a nonce is refused before any
-      // work; a payment that does not fit is recorded as failed under its nonce.
-      const now = Math.floor(deps.clock().getTime() / 1000);
-      const problem = checkPayment(payment, requirements, now, { minValiditySeconds });
-      const claim = await claimPayment(db, paymentClaim(payment, requirements, call.requestId));
-      if (problem !== null) {
-        if (claim.ok) await finishPayment(db, claim.id, { state: 'failed', error: problem.error });
-        return refused(challengeReply(requirements, problem.error, problem.message));
-      }
+      // work; a payment that does not fit is released under its nonce, unburned.
+      const problem = checkPayment(payment, requirements, nowSeconds(), { minValiditySeconds });
+      const hashes = {
+        callHash: sha256(JSON.stringify([call.route.name, call.params])),
+        payloadHash: sha256(JSON.stringify(payment.raw)),
+      };
+      const claim = await claimPayment(
+        db,
+        paymentClaim(payment, requirements, call.requestId, hashes),
+      );
       if (!claim.ok) {
+        const row = claim.existing;
+        // The same payment again, after an answer that carried no result.
+        if (row !== null && row.payloadHash === hashes.payloadHash && holdsResult(row)) {
+          if (row.route !== requirements.route || row.callHash !== hashes.callHash) {
+            return refused(challengeReply(requirements, 'payment_mismatch', OTHER_CALL));
+          }
+          const reply = await earlier(row, call, requirements, payment);
+          if (reply !== null) return refused(reply);
+        }
+        if (problem !== null)
+          return refused(challengeReply(requirements, problem.error, problem.message));
         return refused(
           challengeReply(
             requirements,
@@ -107,13 +288,15 @@ export function x402Door(deps: X402DoorDeps): X402Door {
           ),
         );
       }
+      const release = (error: string) => finishPayment(db, claim.id, { state: 'released', error });
+      if (problem !== null) {
+        await release(problem.error);
+        return refused(challengeReply(requirements, problem.error, problem.message));
+      }
 
       const verified = await facilitator.verify(payment, requirements);
       if (!verified.ok) {
-        await finishPayment(db, claim.id, {
-          state: 'failed',
-          error: `${verified.kind}: ${verified.reason}`,
-        });
+        await release(`${verified.kind}: ${verified.reason}`);
         if (verified.kind === 'unavailable') {
           return refused(
             unavailable(call, `The facilitator could not verify the payment: ${verified.reason}`),
@@ -128,6 +311,21 @@ export function x402Door(deps: X402DoorDeps): X402Door {
           ),
         );
       }
+      // A verified payment naming the id of an earlier one: that one's result, if paid.
+      if (payment.paymentId !== null) {
+        const row = await paymentById(db, payment.payer, payment.paymentId, claim.id);
+        if (row !== null) {
+          if (row.route !== requirements.route || row.callHash !== hashes.callHash) {
+            await release('payment_mismatch');
+            return refused(challengeReply(requirements, 'payment_mismatch', OTHER_CALL_ID));
+          }
+          const reply = await earlier(row, call, requirements, null);
+          if (reply !== null) {
+            await release(`payment id ${payment.paymentId} answered by payment ${row.nonce}`);
+            return refused(reply);
+          }
+        }
+      }
       await markVerified(db, claim.id);
       return {
         kind: 'admitted',
@@ -140,7 +338,7 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     async settle(ticket, ending) {
       const { claimId, payment, requirements } = ticket;
       if (ending.kind !== 'charge') {
-        // Not charged: the authorization is never settled and lapses at `validBefore`.
+        // Not charged: the authorization is never settled, and may be used again.
         const error =
           ending.kind === 'failed'
             ? ending.error
@@ -150,37 +348,33 @@ export function x402Door(deps: X402DoorDeps): X402Door {
         await finishPayment(db, claimId, { state: 'released', error });
         return { ok: true, headers: {} };
       }
-      const settled =
-        facilitator === null
-          ? ({ ok: false, kind: 'unavailable', reason: 'no facilitator' } as const)
-          : await facilitator.settle(payment, requirements);
-      if (!settled.ok) {
-        await finishPayment(db, claimId, {
-          state: 'failed',
-          error: `settle ${settled.kind}: ${settled.reason}`,
-        });
-        const why =
-          settled.kind === 'rejected'
-            ? `the facilitator refused it (${settled.reason}); nothing was charged`
-            : `the facilitator gave no answer in time (${settled.reason}); should the transfer land anyway, quote request id ${ticket.requestId ?? 'unknown'} to support`;
-        return {
-          ok: false,
-          reply: challengeReply(
-            requirements,
-            'settlement_failed',
-            `The payment of ${dollars(payment.value)} could not be settled, so no result was released: ${why}`,
-          ),
-        };
+      await markSettling(db, claimId, ending.body);
+      const end = await settleRecorded(claimId, payment, requirements, false);
+      if (!end.paid) {
+        return { ok: false, reply: settlementFailed(requirements, payment, end, ticket.requestId) };
       }
-      await finishPayment(db, claimId, { state: 'settled', transaction: settled.transaction });
       const header = settlementHeader(payment.version, {
-        transaction: settled.transaction,
-        network: settled.network,
-        payer: settled.payer,
+        transaction: end.transaction,
+        network: end.network,
+        payer: payment.payer,
       });
       return { ok: true, headers: { [header.name]: header.value } };
     },
   };
+}
+
+const OTHER_CALL =
+  'This payment already paid for another call (another route or other parameters); sign the terms of this call';
+const OTHER_CALL_ID =
+  'This payment-identifier id already names a payment for another call; use a new id for a new call';
+
+/** Whether a row may hold a result for a retry: unknown, stale, or paid with a result kept. */
+function holdsResult(row: StoredPayment): boolean {
+  return row.state === 'unknown' || row.stale || (row.state === 'settled' && row.result !== null);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function refused(reply: Reply): { readonly kind: 'refused'; readonly reply: Reply } {

@@ -1,6 +1,7 @@
+import { extractPaymentIdentifier } from '@x402/extensions/payment-identifier';
 import { decodeBase64Json } from './base64-json.js';
 import { caip2Network } from './networks.js';
-import type { Requirements } from './requirements.js';
+import { type Requirements, v2Accept } from './requirements.js';
 
 /**
  * Reading an x402 payment from a request, and checking it against the call's terms
@@ -41,6 +42,10 @@ export interface AcceptedTerms {
   readonly amount: string;
   readonly asset: string;
   readonly payTo: string;
+  /** As sent; compared with the terms' `maxTimeoutSeconds`. */
+  readonly maxTimeoutSeconds: unknown;
+  /** As sent; compared key by key with the terms' `extra` (token domain, tier). */
+  readonly extra: unknown;
 }
 
 /** A decoded, well-formed x402 payment with an EIP-3009 authorization (`exact` on EVM). */
@@ -65,6 +70,13 @@ export interface Payment {
   readonly signature: string;
   /** v2 only: the terms the payer says it accepted; null for v1. */
   readonly accepted: AcceptedTerms | null;
+  /** v2 only: the `resource.url` the payer says it pays for; null for v1 or when left out. */
+  readonly resource: string | null;
+  /**
+   * The payer's idempotency key: the `payment-identifier` extension's `info.id` (v2),
+   * or null when none (or no valid one) was sent.
+   */
+  readonly paymentId: string | null;
   /** The decoded header, forwarded unchanged to the facilitator as `paymentPayload`. */
   readonly raw: Readonly<Record<string, unknown>>;
 }
@@ -131,6 +143,8 @@ export function parsePaymentHeader(header: PaymentHeader, value: string): Paymen
       amount: fields.string(terms, 'accepted.amount'),
       asset: fields.string(terms, 'accepted.asset'),
       payTo: fields.string(terms, 'accepted.payTo'),
+      maxTimeoutSeconds: own(terms, 'maxTimeoutSeconds'),
+      extra: own(terms, 'extra'),
     };
     scheme = accepted.scheme;
     network = accepted.network;
@@ -154,9 +168,19 @@ export function parsePaymentHeader(header: PaymentHeader, value: string): Paymen
     nonce: fields.nonce(authorization, 'payload.authorization.nonce'),
     signature: fields.signature(payload, 'payload.signature'),
     accepted,
+    resource: version === 2 ? resourceUrl(raw) : null,
+    paymentId: version === 2 ? extractPaymentIdentifier(raw as never) : null,
     raw,
   };
   return fields.problem === null ? { ok: true, payment } : invalid(fields.problem);
+}
+
+/** The `resource.url` of a v2 payload, or null when it has none. */
+function resourceUrl(raw: Record<string, unknown>): string | null {
+  const resource = own(raw, 'resource');
+  if (!isObject(resource)) return null;
+  const url = own(resource, 'url');
+  return typeof url === 'string' ? url : null;
 }
 
 /** Why a payment does not fit the call: the error code and a message naming the field. */
@@ -181,13 +205,18 @@ export interface CheckOptions {
  * null when it fits exactly, else the first problem. In order:
  * 1. the version can be settled on this chain (v1 needs a v1 network name);
  * 2. scheme `exact` and the same network;
- * 3. v2: `accepted` equals the terms (scheme, network, amount, asset, payTo);
+ * 3. v2: `accepted` names the terms' scheme, network, amount, asset and payTo;
  * 4. the authorization pays the terms' payee (`to`, case-insensitive);
  * 5. its value equals the price of the selected tier exactly: an underpayment and an
  *    overpayment are both mismatches;
  * 6. its window: `validAfter <= now`, `validBefore >= now + minValiditySeconds`, and
  *    `validBefore <= now + maxTimeoutSeconds + CLOCK_SKEW_SECONDS` (official clients
- *    sign `now + maxTimeoutSeconds`; a longer-lived authorization is refused).
+ *    sign `now + maxTimeoutSeconds`; a longer-lived authorization is refused);
+ * 7. v2: the payment is bound to this call: `resource.url` is this call's resource and
+ *    the rest of `accepted` (maxTimeoutSeconds, and every key of `extra`: the token's
+ *    domain and the tier) is what this call offers, so a payment signed for one route
+ *    or tier is not taken on another of the same price (v1 payloads carry neither: see
+ *    docs/decisions.md, "x402: a payment bound to its call").
  */
 export function checkPayment(
   payment: Payment,
@@ -223,7 +252,36 @@ export function checkPayment(
       `payload.authorization.value: expected ${r.amount} (tier ${r.tier}, ${r.price}), got ${payment.value}`,
     );
   }
-  return checkWindow(payment, r, BigInt(Math.floor(nowSeconds)), options);
+  return (
+    checkWindow(payment, r, BigInt(Math.floor(nowSeconds)), options) ?? checkBinding(payment, r)
+  );
+}
+
+/**
+ * Step 7 of {@link checkPayment}, v2 only: the resource and the rest of `accepted` are
+ * those of this call.
+ */
+function checkBinding(payment: Payment, r: Requirements): PaymentProblem | null {
+  const a = payment.accepted;
+  if (a === null) return null;
+  if (payment.resource !== r.resource) {
+    return mismatch(
+      `resource.url: this payment was signed for ${shown(payment.resource)}, but this call is ${r.resource} (tier ${r.tier}); sign the terms of this call`,
+    );
+  }
+  const offered = v2Accept(r);
+  if (a.maxTimeoutSeconds !== offered.maxTimeoutSeconds) {
+    return mismatch(
+      `accepted.maxTimeoutSeconds: expected ${offered.maxTimeoutSeconds}, got ${shown(a.maxTimeoutSeconds)}`,
+    );
+  }
+  const extra = isObject(a.extra) ? a.extra : {};
+  for (const [key, value] of Object.entries(offered.extra)) {
+    if (own(extra, key) !== value) {
+      return mismatch(`accepted.extra.${key}: expected ${value}, got ${shown(own(extra, key))}`);
+    }
+  }
+  return null;
 }
 
 /** Step 6 of {@link checkPayment}: the authorization's validity window. */

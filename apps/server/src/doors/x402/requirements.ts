@@ -1,4 +1,9 @@
 import { type ERROR_STATUS, type ErrorCode, StorefrontError } from '@storefront/core';
+import {
+  declarePaymentIdentifierExtension,
+  PAYMENT_IDENTIFIER,
+  type PaymentIdentifierExtension,
+} from '@x402/extensions/payment-identifier';
 import type { AnyRoute, JsonSchema, PriceTier } from '../../registry/types.js';
 import { encodeBase64Json } from './base64-json.js';
 import { type BazaarExtension, bazaarExtension } from './bazaar.js';
@@ -223,8 +228,18 @@ export interface PaymentRequiredV2 {
     readonly mimeType: string;
   };
   readonly accepts: readonly [V2Accept];
-  readonly extensions: { readonly bazaar: BazaarExtension };
+  readonly extensions: {
+    readonly bazaar: BazaarExtension;
+    /**
+     * Optional: a payer may name its payment with an id of its own, and a retry with the
+     * same id gets the result of a payment already made instead of paying again.
+     */
+    readonly [PAYMENT_IDENTIFIER]: PaymentIdentifierExtension;
+  };
 }
+
+/** The `payment-identifier` extension as every 402 declares it: optional. */
+const PAYMENT_ID_EXTENSION = declarePaymentIdentifierExtension(false);
 
 /** The v2 `PaymentRequired` of `requirements`, with `message` as its `error`. */
 export function paymentRequiredV2(requirements: Requirements, message: string): PaymentRequiredV2 {
@@ -237,7 +252,7 @@ export function paymentRequiredV2(requirements: Requirements, message: string): 
       mimeType: requirements.mimeType,
     },
     accepts: [v2Accept(requirements)],
-    extensions: { bazaar: requirements.bazaar },
+    extensions: { bazaar: requirements.bazaar, [PAYMENT_IDENTIFIER]: PAYMENT_ID_EXTENSION },
   };
 }
 
