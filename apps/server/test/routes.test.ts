@@ -1240,6 +1240,31 @@ describe('response shapes', () => {
     });
   });
 
+  it('/buy/availability refuses a redirect to a private or invalid target: not up, not charged', async () => {
+    const targets: readonly (readonly [string, string])[] = [
+      ['http://10.0.0.1/', 'blocked_ssrf'],
+      ['http://169.254.169.254/latest/meta-data/', 'blocked_ssrf'],
+      ['http://[::1]:9/', 'blocked_ssrf'],
+      ['http://192.168.1.1/admin', 'blocked_ssrf'],
+      ['ftp://files.example.com/', 'invalid_url'],
+      ['file:///etc/passwd', 'invalid_url'],
+      ['http://user:secret@example.com/', 'invalid_url'],
+    ];
+    for (const [to, error] of targets) {
+      const url = site.url(`/redirect?to=${encodeURIComponent(to)}`);
+      const before = await stateOf(t.app, prepaid.keyId);
+      const res = await buy(t.app, '/buy/availability', { url }, prepaid.key);
+      const body = expectOkFalse(res, 200);
+      expect(body.error, to).toBe(error);
+      expect(body).not.toHaveProperty('data');
+      expect(body.message).toMatch(/^The URL a redirect led to cannot be probed/);
+      expect(res.headers['storefront-charge']).toBe('none');
+      expect(await creditsOf(t.app, prepaid.keyId)).toBe(before.credits);
+      const row = await oneRow(prepaid, before, 'availability');
+      expect(row).toMatchObject({ charged: false, error, outcome: 'delivered_free' });
+    }
+  });
+
   it('/buy/headers audits the head of a page whose body never ends, without waiting for it', async () => {
     // Reading the body would end at the 5 s fetch deadline as a `timeout` failure.
     const res = await buy(t.app, '/buy/headers', { url: site.url('/stalled') }, enterprise.key);

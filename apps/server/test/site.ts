@@ -323,6 +323,12 @@ export async function startSite(): Promise<Site> {
       res.writeHead(301, { location: '/product' });
       res.end();
     },
+    // A redirect to wherever `to` says (a private address, a non-http URL, …).
+    '/redirect': (req, res) => {
+      const to = new URL(req.url ?? '/', 'http://site.test').searchParams.get('to') ?? '/';
+      res.writeHead(302, { location: to });
+      res.end();
+    },
   };
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string;
