@@ -1265,6 +1265,21 @@ describe('response shapes', () => {
     }
   });
 
+  it('answers a page whose gzip body is cut short as protocol_error, never as an empty page', async () => {
+    const url = site.url('/truncated-gzip');
+    const fetched = await buy(t.app, '/buy/fetch', { url }, enterprise.key);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toMatchObject({ ok: false, error: 'protocol_error', url, status: 200 });
+    expect(fetched.body.message).toMatch(/cut short/);
+    expect(fetched.body).not.toHaveProperty('text');
+    // A route that charges only delivered results charges nothing for it.
+    const before = await stateOf(t.app, prepaid.keyId);
+    const metadata = await buy(t.app, '/buy/metadata', { url }, prepaid.key);
+    expect(metadata.body).toMatchObject({ ok: false, error: 'protocol_error' });
+    expect(await creditsOf(t.app, prepaid.keyId)).toBe(before.credits);
+    expect(await oneRow(prepaid, before, 'metadata')).toMatchObject({ charged: false });
+  });
+
   it('/buy/headers audits the head of a page whose body never ends, without waiting for it', async () => {
     // Reading the body would end at the 5 s fetch deadline as a `timeout` failure.
     const res = await buy(t.app, '/buy/headers', { url: site.url('/stalled') }, enterprise.key);

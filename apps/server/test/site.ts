@@ -323,6 +323,10 @@ export async function startSite(): Promise<Site> {
       res.writeHead(301, { location: '/product' });
       res.end();
     },
+    // A complete HTTP answer whose gzip stream stops after its header: nothing decodes.
+    '/truncated-gzip': send(200, product.contentType, gzipSync(product.body).subarray(0, 16), {
+      'content-encoding': 'gzip',
+    }),
     // A redirect to wherever `to` says (a private address, a non-http URL, …).
     '/redirect': (req, res) => {
       const to = new URL(req.url ?? '/', 'http://site.test').searchParams.get('to') ?? '/';

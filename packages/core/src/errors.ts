@@ -289,7 +289,7 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
   info(
     'protocol_error',
     'upstream',
-    'The target answered with something that is not usable HTTP (oversized headers, malformed response, unsupported content-coding).',
+    'The target answered with something that is not usable HTTP (oversized headers, malformed response, unsupported content-coding, a compressed body that is corrupt or cut short).',
     'Unsupported content-coding `gzip, gzip`',
   ),
   info(
