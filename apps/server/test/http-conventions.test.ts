@@ -87,6 +87,33 @@ function raw(
   });
 }
 
+describe('parameter names', () => {
+  it.each(['__proto__', 'constructor', 'hasOwnProperty'])(
+    'refuses a parameter named %s like any unknown name, on every paid route, with a key and without',
+    async (name) => {
+      const before = await stateOf(t.app, key.keyId);
+      for (const route of REGISTRY) {
+        const path = `${pathOf(route)}&${name}=1`;
+        for (const headers of [{ authorization: `Bearer ${key.key}` }, {}]) {
+          const res = await raw(path, 'GET', headers);
+          const body = JSON.parse(res.body.toString('utf8')) as {
+            error?: string;
+            details?: { param: string; message: string }[];
+          };
+          expect(res.status, `${path} ${JSON.stringify(body).slice(0, 300)}`).toBe(400);
+          expect(body.error).toBe('invalid_params');
+          expect(body.details).toContainEqual({
+            param: name,
+            message: expect.stringMatching(new RegExp(`^Unknown parameter \`${name}\`; `)),
+          });
+        }
+      }
+      expect(await stateOf(t.app, key.keyId)).toStrictEqual(before);
+    },
+    60_000,
+  );
+});
+
 describe('methods on /buy/*', () => {
   const METHODS = ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
