@@ -1265,6 +1265,24 @@ describe('response shapes', () => {
     }
   });
 
+  it('/buy/feed keeps an item whose title is megabytes of references, capped and marked', async () => {
+    const res = await buy(
+      t.app,
+      '/buy/feed',
+      { url: site.url('/huge-title-feed.xml') },
+      enterprise.key,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+    const data = dataOf(res.body);
+    const items = data.items as { title: string; link: string }[];
+    expect(data.count).toBe(2);
+    expect(items[0]?.title).toBe('Before');
+    expect(items[1]?.link).toBe('http://example.test/2');
+    expect(items[1]?.title).toBe(`${'A'.repeat(499)}\u2026`);
+    expectReceipt(res.body);
+  }, 30_000);
+
   it('answers a page whose gzip body is cut short as protocol_error, never as an empty page', async () => {
     const url = site.url('/truncated-gzip');
     const fetched = await buy(t.app, '/buy/fetch', { url }, enterprise.key);

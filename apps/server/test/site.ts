@@ -323,6 +323,17 @@ export async function startSite(): Promise<Site> {
       res.writeHead(301, { location: '/product' });
       res.end();
     },
+    // A feed whose second item's title is 6 MiB of character references: past the
+    // feed's 5 MiB cap, so the body is cut inside that title.
+    '/huge-title-feed.xml': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
+      res.end(
+        '<?xml version="1.0"?><rss version="2.0"><channel><title>Huge</title>' +
+          '<item><title>Before</title><link>http://example.test/1</link></item>' +
+          `<item><link>http://example.test/2</link><title>${'&#65;'.repeat(1_300_000)}</title></item>` +
+          '<item><title>After</title></item></channel></rss>',
+      );
+    },
     // A complete HTTP answer whose gzip stream stops after its header: nothing decodes.
     '/truncated-gzip': send(200, product.contentType, gzipSync(product.body).subarray(0, 16), {
       'content-encoding': 'gzip',
