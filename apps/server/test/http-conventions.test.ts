@@ -87,6 +87,79 @@ function raw(
   });
 }
 
+describe('request bodies', () => {
+  /** A JSON body of `size` bytes. */
+  function jsonOf(size: number): string {
+    const head = '{"pad":"';
+    return `${head}${'a'.repeat(size - head.length - 2)}"}`;
+  }
+
+  it.each([
+    ['/mcp', 4 * 1024 * 1024, {}],
+    ['/x402/verify', 1024 * 1024, {}],
+    ['/api/webhooks/payments', 1024 * 1024, { 'stripe-signature': 't=1,v1=00' }],
+    ['/admin/keys/k_none/credits', 4 * 1024, { authorization: `Bearer ${ADMIN_TOKEN}` }],
+  ] as const)(
+    'POST %s over its %i-byte limit is 413 request_too_large; at the limit it is read',
+    async (path, limit, headers) => {
+      const post = (body: string) =>
+        fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        });
+      const over = await post(jsonOf(limit + 1));
+      expect(over.status).toBe(413);
+      expect(await over.json()).toMatchObject({
+        ok: false,
+        error: 'request_too_large',
+        message: `The request body is larger than ${limit} bytes`,
+      });
+      // At the limit the body is read, and the route answers it on its own terms.
+      const at = await post(jsonOf(limit));
+      expect(at.status).not.toBe(413);
+      await at.arrayBuffer();
+    },
+  );
+
+  it('still answers a body that is not JSON with 400 invalid_params', async () => {
+    const res = await fetch(`${base}/x402/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"not json',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, error: 'invalid_params' });
+  });
+});
+
+describe('parameter names', () => {
+  it.each(['__proto__', 'constructor', 'hasOwnProperty'])(
+    'refuses a parameter named %s like any unknown name, on every paid route, with a key and without',
+    async (name) => {
+      const before = await stateOf(t.app, key.keyId);
+      for (const route of REGISTRY) {
+        const path = `${pathOf(route)}&${name}=1`;
+        for (const headers of [{ authorization: `Bearer ${key.key}` }, {}]) {
+          const res = await raw(path, 'GET', headers);
+          const body = JSON.parse(res.body.toString('utf8')) as {
+            error?: string;
+            details?: { param: string; message: string }[];
+          };
+          expect(res.status, `${path} ${JSON.stringify(body).slice(0, 300)}`).toBe(400);
+          expect(body.error).toBe('invalid_params');
+          expect(body.details).toContainEqual({
+            param: name,
+            message: expect.stringMatching(new RegExp(`^Unknown parameter \`${name}\`; `)),
+          });
+        }
+      }
+      expect(await stateOf(t.app, key.keyId)).toStrictEqual(before);
+    },
+    60_000,
+  );
+});
+
 describe('methods on /buy/*', () => {
   const METHODS = ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 

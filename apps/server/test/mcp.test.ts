@@ -6,6 +6,7 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { verifyReceipt } from '@storefront/attest';
 import express from 'express';
 import { pino } from 'pino';
@@ -296,6 +297,97 @@ describe('the MCP door', () => {
     expect(missing.isError).toBe(true);
     expect((await balanceOf(key)).credits).toBe(100);
     await client.close();
+  });
+
+  it('refuses an argument named __proto__ like any unknown name, charging nothing', async () => {
+    const { key } = await liveKey(100);
+    const client = await connect(key);
+    for (const name of ['__proto__', 'constructor']) {
+      // JSON.parse makes `__proto__` an own name, as a client's JSON on the wire does.
+      const args = JSON.parse(
+        `{"${name}": "1", "url": ${JSON.stringify(site.url('/product'))}}`,
+      ) as Record<string, unknown>;
+      const result = await client.callTool({ name: 'fetch', arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect((result.content as { text: string }[])[0]?.text).toMatch(
+        new RegExp(`^invalid_params: \`${name}\`: Unknown parameter`),
+      );
+    }
+    expect((await balanceOf(key)).credits).toBe(100);
+    await client.close();
+  });
+
+  it('answers a tools/call whose params have the wrong shape with -32602 naming the field', async () => {
+    const { key } = await liveKey(100);
+    const client = await connect(key);
+    for (const params of [
+      { name: 5, arguments: { content: 'x' } },
+      { name: 'notarize', arguments: ['content', 'x'] },
+      { name: 'notarize', arguments: 'content=x' },
+      { arguments: { content: 'x' } },
+    ]) {
+      const label = JSON.stringify(params);
+      const error = await client
+        .request({ method: 'tools/call', params } as never, CallToolResultSchema)
+        .then(
+          () => null,
+          (thrown: unknown) => thrown,
+        );
+      expect(error, label).toBeInstanceOf(McpError);
+      expect((error as McpError).code, label).toBe(ErrorCode.InvalidParams);
+      const message = (error as McpError).message;
+      expect(message, label).toMatch(
+        /Invalid tools\/call params: `params\.(name|arguments)`: expected /,
+      );
+      expect(message, label).not.toMatch(/Internal error|"code"|\[\s*\{/);
+    }
+    // Without params at all, over raw HTTP: the same answer, with the request's id.
+    const raw = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${key}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'no-params', method: 'tools/call' }),
+    });
+    expect(raw.status).toBe(200);
+    const body = (await raw.json()) as { id: string; error: { code: number; message: string } };
+    expect(body.id).toBe('no-params');
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toMatch(/^Invalid tools\/call params: `params`: expected object/);
+    expect((await balanceOf(key)).credits).toBe(100);
+    await client.close();
+  });
+
+  it('refuses a JSON-RPC batch that holds a tools/call, with a key or without, before any work', async () => {
+    const { key } = await liveKey(100);
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'notarize', arguments: { content: `batched ${id}` } },
+    });
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    for (const authorization of [undefined, `Bearer ${key}`, 'Bearer mk_live_nope']) {
+      for (const batch of [[call(2)], [list, call(3)], [call(4), call(5)]]) {
+        const res = await fetch(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(authorization === undefined ? {} : { authorization }),
+          },
+          body: JSON.stringify(batch),
+        });
+        const label = `${authorization ?? 'no key'} ${JSON.stringify(batch).slice(0, 80)}`;
+        expect(res.status, label).toBe(400);
+        const body = (await res.json()) as { error: { code: number; message: string } };
+        expect(body.error.code, label).toBe(-32600);
+        expect(body.error.message, label).toMatch(/tools\/call cannot be sent in a JSON-RPC batch/);
+      }
+    }
+    expect((await balanceOf(key)).credits).toBe(100);
   });
 
   it('succeeds exactly N times for 5N concurrent calls on a key funded for N', async () => {

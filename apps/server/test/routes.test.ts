@@ -1240,6 +1240,64 @@ describe('response shapes', () => {
     });
   });
 
+  it('/buy/availability refuses a redirect to a private or invalid target: not up, not charged', async () => {
+    const targets: readonly (readonly [string, string])[] = [
+      ['http://10.0.0.1/', 'blocked_ssrf'],
+      ['http://169.254.169.254/latest/meta-data/', 'blocked_ssrf'],
+      ['http://[::1]:9/', 'blocked_ssrf'],
+      ['http://192.168.1.1/admin', 'blocked_ssrf'],
+      ['ftp://files.example.com/', 'invalid_url'],
+      ['file:///etc/passwd', 'invalid_url'],
+      ['http://user:secret@example.com/', 'invalid_url'],
+    ];
+    for (const [to, error] of targets) {
+      const url = site.url(`/redirect?to=${encodeURIComponent(to)}`);
+      const before = await stateOf(t.app, prepaid.keyId);
+      const res = await buy(t.app, '/buy/availability', { url }, prepaid.key);
+      const body = expectOkFalse(res, 200);
+      expect(body.error, to).toBe(error);
+      expect(body).not.toHaveProperty('data');
+      expect(body.message).toMatch(/^The URL a redirect led to cannot be probed/);
+      expect(res.headers['storefront-charge']).toBe('none');
+      expect(await creditsOf(t.app, prepaid.keyId)).toBe(before.credits);
+      const row = await oneRow(prepaid, before, 'availability');
+      expect(row).toMatchObject({ charged: false, error, outcome: 'delivered_free' });
+    }
+  });
+
+  it('/buy/feed keeps an item whose title is megabytes of references, capped and marked', async () => {
+    const res = await buy(
+      t.app,
+      '/buy/feed',
+      { url: site.url('/huge-title-feed.xml') },
+      enterprise.key,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+    const data = dataOf(res.body);
+    const items = data.items as { title: string; link: string }[];
+    expect(data.count).toBe(2);
+    expect(items[0]?.title).toBe('Before');
+    expect(items[1]?.link).toBe('http://example.test/2');
+    expect(items[1]?.title).toBe(`${'A'.repeat(499)}\u2026`);
+    expectReceipt(res.body);
+  }, 30_000);
+
+  it('answers a page whose gzip body is cut short as protocol_error, never as an empty page', async () => {
+    const url = site.url('/truncated-gzip');
+    const fetched = await buy(t.app, '/buy/fetch', { url }, enterprise.key);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toMatchObject({ ok: false, error: 'protocol_error', url, status: 200 });
+    expect(fetched.body.message).toMatch(/cut short/);
+    expect(fetched.body).not.toHaveProperty('text');
+    // A route that charges only delivered results charges nothing for it.
+    const before = await stateOf(t.app, prepaid.keyId);
+    const metadata = await buy(t.app, '/buy/metadata', { url }, prepaid.key);
+    expect(metadata.body).toMatchObject({ ok: false, error: 'protocol_error' });
+    expect(await creditsOf(t.app, prepaid.keyId)).toBe(before.credits);
+    expect(await oneRow(prepaid, before, 'metadata')).toMatchObject({ charged: false });
+  });
+
   it('/buy/headers audits the head of a page whose body never ends, without waiting for it', async () => {
     // Reading the body would end at the 5 s fetch deadline as a `timeout` failure.
     const res = await buy(t.app, '/buy/headers', { url: site.url('/stalled') }, enterprise.key);

@@ -323,6 +323,27 @@ export async function startSite(): Promise<Site> {
       res.writeHead(301, { location: '/product' });
       res.end();
     },
+    // A feed whose second item's title is 6 MiB of character references: past the
+    // feed's 5 MiB cap, so the body is cut inside that title.
+    '/huge-title-feed.xml': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
+      res.end(
+        '<?xml version="1.0"?><rss version="2.0"><channel><title>Huge</title>' +
+          '<item><title>Before</title><link>http://example.test/1</link></item>' +
+          `<item><link>http://example.test/2</link><title>${'&#65;'.repeat(1_300_000)}</title></item>` +
+          '<item><title>After</title></item></channel></rss>',
+      );
+    },
+    // A complete HTTP answer whose gzip stream stops after its header: nothing decodes.
+    '/truncated-gzip': send(200, product.contentType, gzipSync(product.body).subarray(0, 16), {
+      'content-encoding': 'gzip',
+    }),
+    // A redirect to wherever `to` says (a private address, a non-http URL, …).
+    '/redirect': (req, res) => {
+      const to = new URL(req.url ?? '/', 'http://site.test').searchParams.get('to') ?? '/';
+      res.writeHead(302, { location: to });
+      res.end();
+    },
   };
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string;

@@ -10,7 +10,11 @@ import type {
 
 const NO_OPTIONS: AvailabilityOptions = Object.freeze({});
 
-/** Codes that mean no probe was made at all (unless a redirect hop had already answered). */
+/**
+ * Codes that mean the target was refused, so no probe of it was made: the URL asked
+ * for, or a redirect hop's target (a host that redirects to a private address or to a
+ * non-http(s) URL is not "up": its destination is one the service never contacts).
+ */
 const NOT_PERFORMED = new Set(['invalid_url', 'blocked_ssrf']);
 
 /**
@@ -18,8 +22,8 @@ const NOT_PERFORMED = new Set(['invalid_url', 'blocked_ssrf']);
  * into the `/buy/availability` verdict under {@link AVAILABILITY_RUBRIC}. A host that
  * is down, refuses, times out or answers 4xx/5xx is still `ok: true` (the probe was
  * made; `data.up` is false and `data.reason` says why). `ok: false` means the probe
- * could not be performed: the URL was refused before any connection (`invalid_url`,
- * `blocked_ssrf`) or the outcome is our own fault (`internal_error`, or a code this
+ * could not be performed: the URL, or the target a redirect led to, was refused
+ * (`invalid_url`, `blocked_ssrf`) or the outcome is our own fault (`internal_error`, or a code this
  * rubric does not know). `text` is the canonical JSON of `data` without `responseMs`.
  *
  * @example
@@ -68,6 +72,18 @@ export function classifyAvailability(
       data,
     );
   }
+  if (NOT_PERFORMED.has(code)) {
+    // A refused redirect target is refused like a refused URL: no verdict, no charge.
+    const reason = code === 'invalid_url' ? 'invalid-url' : 'blocked-ssrf';
+    const redirected = answered ? ' a redirect led to' : '';
+    return fail(
+      code as 'invalid_url' | 'blocked_ssrf',
+      code === 'invalid_url'
+        ? `The URL${redirected} cannot be probed: it is not an absolute http(s) URL`
+        : `The URL${redirected} cannot be probed: it points at an address the service never contacts`,
+      build(false, null, 'none', reason, responseMs),
+    );
+  }
   const row = AVAILABILITY_ERROR_REASONS[code] as (typeof AVAILABILITY_ERROR_REASONS)[string];
   const reachable = answered || row.impliesResponse;
   const responseClass: ResponseClass = !reachable
@@ -83,16 +99,6 @@ export function classifyAvailability(
         ? reasonForResponse(responseClass)
         : 'unreachable'
       : row.reason;
-  const data = build(reachable, httpStatus, responseClass, reason, responseMs);
-  if (NOT_PERFORMED.has(code) && !answered) {
-    return fail(
-      code as 'invalid_url' | 'blocked_ssrf',
-      code === 'invalid_url'
-        ? 'The URL cannot be probed: it is not an absolute http(s) URL'
-        : 'The URL cannot be probed: it points at an address the service never contacts',
-      data,
-    );
-  }
   return verdict(reachable, httpStatus, responseClass, reason, responseMs);
 }
 

@@ -100,12 +100,23 @@ describe('verdicts', () => {
     }
   });
 
-  it('counts a refused URL as probed once a redirect hop had answered', () => {
-    const result = classifyAvailability({ ok: false, error: 'blocked_ssrf', status: 302 });
-    expect(result).toMatchObject({
-      ok: true,
-      data: { reachable: true, httpStatus: 302, reason: 'blocked-ssrf' },
-    });
+  it('refuses a redirect to a refused target like a refused URL: not up, no verdict', () => {
+    for (const [error, reason] of [
+      ['blocked_ssrf', 'blocked-ssrf'],
+      ['invalid_url', 'invalid-url'],
+    ] as const) {
+      for (const status of [301, 302, 303, 307, 308]) {
+        const result = classifyAvailability({ ok: false, error, status });
+        expect(result, `${error} after ${status}`).toMatchObject({
+          ok: false,
+          error,
+          data: { up: false, reachable: false, httpStatus: null, reason },
+        });
+        expect(result.ok ? '' : result.message).toMatch(
+          /^The URL a redirect led to cannot be probed/,
+        );
+      }
+    }
   });
 
   it('leaves responseMs out of text', () => {

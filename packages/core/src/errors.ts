@@ -46,6 +46,7 @@ export const ERROR_CODES = Object.freeze([
   'too_many_in_flight',
   'not_found',
   'method_not_allowed',
+  'request_too_large',
   // Upstream failures.
   ...UPSTREAM_ERROR_CODES,
   // Product outcomes.
@@ -72,7 +73,7 @@ export type ErrorOrigin = 'request' | 'door' | 'upstream' | 'product' | 'service
  *   rule: 200 where the route delivers failures (charged or not by the rule), 503 on
  *   the routes that answer an undeliverable result before charging.
  */
-export type ErrorStatus = 400 | 401 | 402 | 404 | 405 | 429 | 500 | 503 | 'result';
+export type ErrorStatus = 400 | 401 | 402 | 404 | 405 | 413 | 429 | 500 | 503 | 'result';
 
 /**
  * The status of every code, in one table; a code missing here does not compile. The
@@ -96,6 +97,7 @@ export const ERROR_STATUS = {
   too_many_in_flight: 429,
   not_found: 404,
   method_not_allowed: 405,
+  request_too_large: 413,
   invalid_url: 'result',
   blocked_ssrf: 'result',
   dns_failure: 'result',
@@ -253,6 +255,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
     '`POST /buy/fetch`: paid routes answer GET only',
   ),
   info(
+    'request_too_large',
+    'request',
+    'The request body is larger than the endpoint reads (`POST /mcp` 4 MB, `POST /x402/verify` and the payment webhook 1 MB, `/admin/*` 4 KB); it was not read, and nothing was charged.',
+    'The request body is larger than 1048576 bytes',
+  ),
+  info(
     'invalid_url',
     'upstream',
     'The target URL is not an absolute http(s) URL, has credentials, or is too long.',
@@ -297,7 +305,7 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
   info(
     'protocol_error',
     'upstream',
-    'The target answered with something that is not usable HTTP (oversized headers, malformed response, unsupported content-coding).',
+    'The target answered with something that is not usable HTTP (oversized headers, malformed response, unsupported content-coding, a compressed body that is corrupt or cut short).',
     'Unsupported content-coding `gzip, gzip`',
   ),
   info(

@@ -121,6 +121,7 @@ describe('error catalogue', () => {
       'too_many_in_flight',
       'not_found',
       'method_not_allowed',
+      'request_too_large',
       'invalid_url',
       'blocked_ssrf',
       'dns_failure',
@@ -176,6 +177,7 @@ describe('error catalogue', () => {
     expect(ERROR_STATUS).toMatchObject({
       not_found: 404,
       method_not_allowed: 405,
+      request_too_large: 413,
       rate_limited: 429,
       too_many_in_flight: 429,
       page_too_complex: 503,

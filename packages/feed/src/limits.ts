@@ -27,7 +27,8 @@ export const FEED_MAX_DATE_RAW_CHARS = 256;
 
 /**
  * The most body bytes read (5 MiB, security.md §3.1). A longer body is cut here and
- * read like a body the fetcher cut: items up to the last one that closed are kept.
+ * read like a body the fetcher cut: items up to the last one that closed are kept, and
+ * the item the cut fell in when it fell in that item's text (the field marked `…`).
  */
 export const FEED_MAX_BYTES = 5 * 1024 * 1024;
 
@@ -42,8 +43,10 @@ export const FEED_MAX_ELEMENTS = 100_000;
 export const FEED_MAX_DEPTH = 64;
 
 /**
- * The most characters of one field's HTML handed to the HTML parser (256 Ki). A summary
- * keeps 1000 characters, so this only matters for pathological markup, whose parse
- * cost and heap it bounds.
+ * The most characters of one field's HTML handed to the HTML parser (256 Ki), and of
+ * one run of character data or CDATA handed to the XML parser (the rest of the run is
+ * left out, the cut marked `…`). A summary keeps 1000 characters, so this only
+ * matters for pathological markup and megabyte fields, whose parse cost and heap it
+ * bounds.
  */
 export const FEED_MAX_HTML_CHARS = 256 * 1024;

@@ -12,7 +12,7 @@ import { readOptions } from './options.js';
 import { readAtom } from './read-atom.js';
 import { RDF_CORE, readRss } from './read-rss.js';
 import type { FeedData, FeedOptions, ReadLimits } from './types.js';
-import { scanXml } from './xml-scan.js';
+import { feedText, scanXml } from './xml-scan.js';
 import { parseXml, type XmlElement } from './xml-tree.js';
 
 /**
@@ -62,7 +62,7 @@ export function parseFeed(
 
   // The prolog (declaration, DOCTYPE, comments) is left out: nothing in it is needed, and
   // an HTML DOCTYPE in front of a feed is no XML.
-  const parsed = parseXml(text.slice(scan.start, scan.end), URL.canParse(doc.url) ? doc.url : null);
+  const parsed = parseXml(feedText(text, scan), URL.canParse(doc.url) ? doc.url : null);
   if (!parsed.ok) return fail('parse_error', `${parsed.message}.`);
 
   const data = readFeed(parsed.root, limits);

@@ -1,4 +1,5 @@
-import { FEED_MAX_DEPTH, FEED_MAX_ELEMENTS } from './limits.js';
+import { FEED_MAX_DEPTH, FEED_MAX_ELEMENTS, FEED_MAX_HTML_CHARS } from './limits.js';
+import { CUT_MARK } from './text.js';
 
 /** Local names of the root elements of the formats read: RSS 0.9x/2.0, RDF (RSS 0.90/1.0), Atom. */
 const FEED_ROOTS: ReadonlySet<string> = new Set(['rss', 'RDF', 'feed']);
@@ -11,13 +12,25 @@ export type ScanResult =
   /**
    * A feed root starting at `start`, well-formed up to `end`: the part to parse. What
    * comes before the root (XML declaration, DOCTYPE, comments, processing instructions)
-   * is not needed and is left out.
+   * is not needed and is left out. Character data past {@link FEED_MAX_HTML_CHARS} in
+   * one run is left out (`cuts`), and `close`, when present, is appended: a clipped body
+   * that ends in the text of an item is closed there (see {@link scanXml}).
    */
-  | { readonly kind: 'feed'; readonly start: number; readonly end: number }
+  | {
+      readonly kind: 'feed';
+      readonly start: number;
+      readonly end: number;
+      /** Ranges of over-long character data left out, each replaced by `…` ({@link feedText}). */
+      readonly cuts?: readonly (readonly [number, number])[];
+      readonly close?: string;
+    }
   /** Not XML, or XML whose root is not a feed: `unsupported_content_type`. */
   | { readonly kind: 'not-feed'; readonly message: string }
   /** A feed root, but the markup is broken: `parse_error`. */
   | { readonly kind: 'malformed'; readonly message: string };
+
+/** A {@link ScanResult} that found a feed. */
+export type FeedScan = Extract<ScanResult, { readonly kind: 'feed' }>;
 
 /** Options of {@link scanXml}. */
 export interface ScanOptions {
@@ -70,7 +83,36 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
   const maxElements = options.maxElements ?? FEED_MAX_ELEMENTS;
 
   const cut = (): number => (lastItemEnd >= 0 ? lastItemEnd : lastCleanEnd);
-  const feed = (end: number): ScanResult => ({ kind: 'feed', start: rootStart, end });
+  const cuts: (readonly [number, number])[] = [];
+  /** Leave out what a run of character data has past the cap; the cut is marked. */
+  const capRun = (from: number, to: number): void => {
+    if (to - from > FEED_MAX_HTML_CHARS)
+      cuts.push([wholeEnd(text, from + FEED_MAX_HTML_CHARS), to]);
+  };
+  const feed = (end: number): FeedScan => {
+    const before = cuts.filter(([from]) => from < end);
+    return { kind: 'feed', start: rootStart, end, ...(before.length > 0 ? { cuts: before } : {}) };
+  };
+  /**
+   * The body ends inside character data (`text`, cut at `at`) or a CDATA section
+   * (`cdata`). A clipped body cut there inside an item keeps the item: the document is
+   * closed at the cut, which is marked with `…` (U+2026), so the field it fell in is
+   * read and capped like any other and shows the cut. Otherwise `message`.
+   */
+  const endsInText = (at: number, message: string, cut: 'text' | 'cdata'): ScanResult => {
+    const item = stack.findIndex((name, depth) => depth >= 1 && depth <= 2 && isItem(name));
+    if (!options.clipped || item === -1) return malformed(message);
+    const tags = stack
+      .map((name) => `</${name}>`)
+      .reverse()
+      .join('');
+    // A run cut at the cap already ends with the mark.
+    const capped = cuts.at(-1)?.[1] === at;
+    return {
+      ...feed(capped || cut === 'cdata' ? at : wholeEnd(text, at)),
+      close: `${capped ? '' : CUT_MARK}${cut === 'cdata' ? ']]>' : ''}${tags}`,
+    };
+  };
   const malformed = (message: string): ScanResult => {
     // Before any root, an HTML DOCTYPE says what the body is better than the breakage.
     if (!rootSeen && htmlDoctype) return { kind: 'not-feed', message: HTML_DOCTYPE };
@@ -81,6 +123,7 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
   while (i < length) {
     const lt = text.indexOf('<', i);
     const textEnd = lt === -1 ? length : lt;
+    if (stack.length > 0) capRun(i, textEnd);
     if (stack.length === 0 && textEnd > i && skipOutside(text, i) < textEnd) {
       return malformed(
         rootClosed
@@ -108,7 +151,10 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
       if (text.startsWith('<![CDATA[', i)) {
         if (stack.length === 0) return malformed('a CDATA section is outside the root element');
         const end = text.indexOf(']]>', i + 9);
-        if (end === -1) return malformed('a CDATA section (`<![CDATA[`) is not terminated');
+        capRun(i + 9, end === -1 ? length : end);
+        if (end === -1) {
+          return endsInText(length, 'a CDATA section (`<![CDATA[`) is not terminated', 'cdata');
+        }
         i = end + 3;
         continue;
       }
@@ -187,9 +233,37 @@ export function scanXml(text: string, options: ScanOptions): ScanResult {
   if (!rootSeen) return malformed('there is no root element');
   const open = stack[stack.length - 1];
   if (open !== undefined) {
-    return malformed(`the document ends inside \`<${clip(open)}>\` (it is truncated)`);
+    return endsInText(
+      length,
+      `the document ends inside \`<${clip(open)}>\` (it is truncated)`,
+      'text',
+    );
   }
   return feed(length);
+}
+
+/**
+ * `at`, moved back so that the text before it ends with whole characters: before a
+ * character or entity reference a cut would leave unfinished (`&#6` of `&#65;`), or
+ * the first half of a surrogate pair.
+ */
+function wholeEnd(text: string, at: number): number {
+  const amp = text.lastIndexOf('&', at - 1);
+  if (amp !== -1 && at - amp <= 12 && /^&#?[0-9A-Za-z]*$/.test(text.slice(amp, at))) return amp;
+  const last = text.charCodeAt(at - 1);
+  return last >= 0xd800 && last <= 0xdbff ? at - 1 : at;
+}
+
+/** The text to parse: the scanned part, with its cuts marked and its close appended. */
+export function feedText(text: string, scan: FeedScan): string {
+  const parts: string[] = [];
+  let at = scan.start;
+  for (const [from, to] of scan.cuts ?? []) {
+    parts.push(text.slice(at, from), CUT_MARK);
+    at = to;
+  }
+  parts.push(text.slice(at, Math.max(at, scan.end)), scan.close ?? '');
+  return parts.join('');
 }
 
 const HTML_DOCTYPE = 'The body is an HTML page (`<!DOCTYPE html>`), not a feed.';

@@ -282,7 +282,7 @@ describe('byte cap and truncation', () => {
   const bigItem = (i: number) =>
     `<item><title>Item ${i}</title><description>${'x'.repeat(100_000)}</description></item>`;
 
-  test('a body over 5 MiB is cut there and keeps the items that closed before the cut', () => {
+  test('a body over 5 MiB is cut there and keeps the items before the cut and the one it fell in', () => {
     const head = '<?xml version="1.0"?><rss version="2.0"><channel><title>Big</title>';
     const items = Array.from({ length: 60 }, (_, i) => bigItem(i + 1));
     const body = `${head}${items.join('')}</channel></rss>`;
@@ -295,8 +295,10 @@ describe('byte cap and truncation', () => {
       complete++;
     }
     const result = okData(feed(body));
-    expect(result.data.count).toBe(complete);
-    expect(result.data.items.at(-1)?.title).toBe(`Item ${complete}`);
+    // The cut falls in the next item's description, which is capped like any other.
+    expect(result.data.count).toBe(complete + 1);
+    expect(result.data.items.at(-1)?.title).toBe(`Item ${complete + 1}`);
+    expect(result.data.items.at(-1)?.summary).toBe('x'.repeat(FEED_MAX_SUMMARY_CHARS));
     expect(result.data.items[0]?.summary).toBe('x'.repeat(FEED_MAX_SUMMARY_CHARS));
   });
 
@@ -308,21 +310,52 @@ describe('byte cap and truncation', () => {
     expect(parseFeed(feed(body))).toMatchObject({ ok: false, error: 'parse_error' });
     expect(okData(feed(body, { truncated: true })).data.items.map((i) => i.title)).toStrictEqual([
       'one',
+      'tw\u2026',
     ]);
   });
 
-  test('a truncated body with no complete item keeps what closed cleanly', () => {
+  test('a truncated body with no complete item keeps what closed cleanly, and the item cut in its text', () => {
     const body = '<rss><channel><title>Only the title</title><item><title>cut';
     expect(okData(feed(body, { truncated: true })).data).toStrictEqual({
       feedTitle: 'Only the title',
       kind: 'rss',
-      count: 0,
-      items: [],
+      count: 1,
+      items: [{ title: 'cut\u2026', link: '', published: '', publishedRaw: '', summary: '' }],
     });
+    // Cut in markup, no field is cut: what closed is read, with no mark.
+    const inMarkup = '<rss><channel><title>Only the title</title><item><title>cut</title><li';
+    expect(okData(feed(inMarkup, { truncated: true })).data.items).toStrictEqual([
+      { title: 'cut', link: '', published: '', publishedRaw: '', summary: '' },
+    ]);
     expect(parseFeed(feed('<rss><chan', { truncated: true }))).toMatchObject({
       error: 'parse_error',
     });
   });
+
+  test.each([
+    ['decimal', '&#65;'],
+    ['hexadecimal', '&#x41;'],
+    ['predefined', '&amp;'],
+    ['double-escaped', '&amp;#65;'],
+  ])(
+    'an item whose title is megabytes of %s references past the cap is kept, its title capped and marked',
+    (_, reference) => {
+      const head = '<?xml version="1.0"?><rss version="2.0"><channel><title>Refs</title>';
+      const before = '<item><title>Before</title><link>https://a.example/1</link></item>';
+      const title = reference.repeat(Math.ceil((6 * 1024 * 1024) / reference.length));
+      const huge = `<item><link>https://a.example/2</link><title>${title}</title></item>`;
+      const after = '<item><title>After</title></item>';
+      const body = `${head}${before}${huge}${after}</channel></rss>`;
+      expect(body.length).toBeGreaterThan(FEED_MAX_BYTES);
+      const result = okData(feed(body));
+      expect(result.data.count).toBe(2);
+      const [first, cut] = result.data.items;
+      expect(first?.title).toBe('Before');
+      expect(cut?.link).toBe('https://a.example/2');
+      expect([...(cut?.title ?? '')]).toHaveLength(FEED_MAX_TITLE_CHARS);
+      expect(cut?.title).toMatch(/^[A&]+\u2026$/);
+    },
+  );
 
   test('a flood of elements is cut at the element cap and keeps the items before it', () => {
     const flood = '<x/>'.repeat(FEED_MAX_ELEMENTS);

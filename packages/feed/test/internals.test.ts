@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { FEED_MAX_HTML_CHARS } from '../src/limits.js';
 import { capMarked, cutCodePoints, htmlText, normalizeText } from '../src/text.js';
 import { decodeXmlReferences } from '../src/xml-entities.js';
-import { scanXml } from '../src/xml-scan.js';
+import { feedText, scanXml } from '../src/xml-scan.js';
 
 describe('decodeXmlReferences', () => {
   test.each([
@@ -169,19 +169,73 @@ describe('scanXml', () => {
     });
   });
 
-  test('a clipped body ends after its last complete item, or its last closed element', () => {
-    const text = '<rss><channel><title>t</title><item>a</item><item>b';
+  test('a clipped body cut in markup ends after its last complete item, or its last closed element', () => {
+    const text = '<rss><channel><title>t</title><item>a</item><item><title>b</title><li';
     expect(scan(text, true)).toStrictEqual({
       kind: 'feed',
       start: 0,
       end: text.indexOf('</item>') + 7,
     });
-    const noItem = '<rss><channel><title>t</title><item>b';
+    const noItem = '<rss><channel><title>t</title><description>b';
     expect(scan(noItem, true)).toStrictEqual({
       kind: 'feed',
       start: 0,
       end: noItem.indexOf('</title>') + 8,
     });
     expect(scan(noItem, false).kind).toBe('malformed');
+  });
+
+  test('a run of character data or CDATA past FEED_MAX_HTML_CHARS is cut there for the parser, marked', () => {
+    const run = `${'a'.repeat(FEED_MAX_HTML_CHARS)}tail`;
+    const text = `<rss><channel><item><title>${run}</title><description><![CDATA[${run}]]></description></item></channel></rss>`;
+    const result = scan(text, false);
+    const title = text.indexOf('<title>') + 7;
+    const cdata = text.indexOf('<![CDATA[') + 9;
+    expect(result).toStrictEqual({
+      kind: 'feed',
+      start: 0,
+      end: text.length,
+      cuts: [
+        [title + FEED_MAX_HTML_CHARS, title + run.length],
+        [cdata + FEED_MAX_HTML_CHARS, cdata + run.length],
+      ],
+    });
+    if (result.kind !== 'feed') return;
+    const parsed = feedText(text, result);
+    expect(parsed).toContain(`aaa\u2026</title>`);
+    expect(parsed).toContain(`aaa\u2026]]></description>`);
+    expect(parsed).not.toContain('tail');
+    // A cut never splits a reference.
+    const split = `<rss><channel><item><title>x${'&#65;'.repeat(FEED_MAX_HTML_CHARS / 4)}</title></item></channel></rss>`;
+    const cut = scan(split, false);
+    const at = split.indexOf('<title>') + 7 + FEED_MAX_HTML_CHARS;
+    expect(split.slice(split.lastIndexOf('&', at - 1), at)).toBe('&#6');
+    expect(cut.kind === 'feed' && cut.cuts?.[0]?.[0]).toBe(split.lastIndexOf('&', at - 1));
+  });
+
+  test('a clipped body cut in the text of an item is closed there, the cut marked', () => {
+    const text = '<rss><channel><title>t</title><item>a</item><item><title>b';
+    expect(scan(text, true)).toStrictEqual({
+      kind: 'feed',
+      start: 0,
+      end: text.length,
+      close: '\u2026</title></item></channel></rss>',
+    });
+    // A reference the cut left unfinished is left out.
+    const reference = '<rdf:RDF><item><title>AB&#6';
+    expect(scan(reference, true)).toStrictEqual({
+      kind: 'feed',
+      start: 0,
+      end: reference.indexOf('&'),
+      close: '\u2026</title></item></rdf:RDF>',
+    });
+    const cdata = '<feed><entry><title><![CDATA[cut';
+    expect(scan(cdata, true)).toStrictEqual({
+      kind: 'feed',
+      start: 0,
+      end: cdata.length,
+      close: '\u2026]]></title></entry></feed>',
+    });
+    expect(scan(text, false).kind).toBe('malformed');
   });
 });

@@ -196,28 +196,20 @@ function createDecoder(
 ): Gunzip | Inflate | InflateRaw | BrotliDecompress {
   switch (coding) {
     case 'gzip':
-      // A body cut short after valid data keeps what decoded (as browsers do); corrupt
-      // data still fails.
-      return createGunzip({
-        flush: constants.Z_SYNC_FLUSH,
-        finishFlush: constants.Z_SYNC_FLUSH,
-        chunkSize: DECODE_CHUNK_BYTES,
-      });
+      // The stream must end as it says it does: a body cut short (no final block, no
+      // trailer) fails with `Z_BUF_ERROR`, like corrupt data, rather than passing for a
+      // complete page of whatever decoded.
+      return createGunzip({ flush: constants.Z_SYNC_FLUSH, chunkSize: DECODE_CHUNK_BYTES });
     case 'deflate': {
       // `deflate` means the zlib format (RFC 9110 §8.4.1.2), but some servers send raw
       // deflate; a zlib stream starts with compression method 8 in the low nibble.
       const zlibWrapped = ((first[0] ?? 0) & 0x0f) === 0x08;
-      const options = {
-        flush: constants.Z_SYNC_FLUSH,
-        finishFlush: constants.Z_SYNC_FLUSH,
-        chunkSize: DECODE_CHUNK_BYTES,
-      };
+      const options = { flush: constants.Z_SYNC_FLUSH, chunkSize: DECODE_CHUNK_BYTES };
       return zlibWrapped ? createInflate(options) : createInflateRaw(options);
     }
     case 'br':
       return createBrotliDecompress({
         flush: constants.BROTLI_OPERATION_FLUSH,
-        finishFlush: constants.BROTLI_OPERATION_FLUSH,
         chunkSize: DECODE_CHUNK_BYTES,
       });
   }

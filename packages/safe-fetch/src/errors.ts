@@ -84,6 +84,8 @@ const tls = (c: ErrorContext, e: ErrorLike) =>
   `TLS handshake with ${host(c)} failed: ${tlsReason(e.message)} (${e.code})`;
 const malformed = (c: ErrorContext, e: ErrorLike) =>
   `${target(c)} sent a malformed HTTP response (${e.code})`;
+const cutShort = (c: ErrorContext, e: ErrorLike) =>
+  `The compressed body from ${target(c)} ends before its compressed stream does: it was cut short (${e.code})`;
 const corrupt = (_: ErrorContext, e: ErrorLike) =>
   `The compressed body is corrupt and cannot be decoded (${e.code})`;
 
@@ -146,7 +148,9 @@ export const ERROR_TABLE: readonly ErrorRow[] = Object.freeze([
   // undici 7 leaves `code` undefined on its parser error, so its class name stands in.
   { code: 'HTTPParserError', error: 'protocol_error', message: malformed },
   { code: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', error: 'protocol_error', message: malformed },
-  // Content-coding: zlib (gzip, deflate) and brotli decoder failures.
+  // Content-coding: zlib (gzip, deflate) and brotli decoder failures. A compressed
+  // stream that stops before its end is a body cut short in transit, not a short page.
+  { code: 'Z_BUF_ERROR', error: 'protocol_error', message: cutShort },
   { code: 'Z_*', error: 'protocol_error', message: corrupt },
   { code: 'ERR__ERROR_*', error: 'protocol_error', message: corrupt },
   // Misuse of undici by this package is a bug, not a network fault.

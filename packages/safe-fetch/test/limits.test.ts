@@ -1,9 +1,11 @@
 import type http from 'node:http';
 import {
+  brotliCompressSync,
   constants,
   createBrotliCompress,
   createDeflate,
   deflateRawSync,
+  deflateSync,
   gzipSync,
 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +61,16 @@ let raw: Fixture;
 let dead: number;
 let fetcher: Fetcher;
 
+/** A page that compresses to a few hundred bytes. */
+const PAGE = Buffer.from(
+  Array.from({ length: 400 }, (_, i) => `<p>Paragraph ${i} of the page.</p>`).join(''),
+);
+
+/** The first third of `bytes`. */
+function third(bytes: Buffer): Buffer {
+  return bytes.subarray(0, Math.floor(bytes.length / 3));
+}
+
 function send(coding: string, body: () => Buffer) {
   return (_req: http.IncomingMessage, res: http.ServerResponse) => {
     res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': coding });
@@ -103,6 +115,13 @@ beforeAll(async () => {
     '/zstd': send('zstd', () => Buffer.from('whatever')),
     '/corrupt-gzip': send('gzip', () => Buffer.from('this is not gzip at all, just text')),
     '/corrupt-br': send('br', () => Buffer.from('this is not brotli at all, just text!!')),
+    // Complete HTTP answers whose compressed stream stops early: at a third of it, or
+    // just before the gzip trailer (all the page decodes, the end is missing).
+    '/truncated-gzip': send('gzip', () => third(gzipSync(PAGE))),
+    '/gzip-without-trailer': send('gzip', () => gzipSync(PAGE).subarray(0, -8)),
+    '/truncated-deflate': send('deflate', () => third(deflateSync(PAGE))),
+    '/truncated-raw-deflate': send('deflate', () => third(deflateRawSync(PAGE))),
+    '/truncated-br': send('br', () => third(brotliCompressSync(PAGE))),
     '/big-headers': (_req, res) => {
       for (let i = 0; i < 100; i++) res.setHeader(`x-filler-${i}`, 'a'.repeat(2000));
       res.end('unreachable');
@@ -302,6 +321,24 @@ describe.concurrent('content-coding', () => {
       const result = await fetcher.fetch(fixture.url(path));
       expect(result).toMatchObject({ ok: false, error: 'protocol_error', status: 200 });
       if (!result.ok) expect(result.message).toMatch(/^The compressed body is corrupt/);
+    },
+  );
+
+  it.each([
+    '/truncated-gzip',
+    '/gzip-without-trailer',
+    '/truncated-deflate',
+    '/truncated-raw-deflate',
+    '/truncated-br',
+  ])(
+    'fails the compressed body cut short at %s with protocol_error, never a short page',
+    async (path) => {
+      const result = await fetcher.fetch(fixture.url(path));
+      expect(result).toMatchObject({ ok: false, error: 'protocol_error', status: 200 });
+      if (!result.ok)
+        expect(result.message).toMatch(
+          /ends before its compressed stream does: it was cut short \(Z_BUF_ERROR\)$/,
+        );
     },
   );
 

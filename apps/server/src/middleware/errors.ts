@@ -19,8 +19,9 @@ export function notFound(): RequestHandler {
 
 /**
  * The one terminal error handler: a {@link StorefrontError} becomes
- * `{ok:false, error, message, details?}` with its code's status from `ERROR_STATUS`; a
- * malformed, oversized or non-UTF-8 request body becomes 400 `invalid_params`; anything else is logged with the request id and
+ * `{ok:false, error, message, details?}` with its code's status from `ERROR_STATUS`; an
+ * oversized request body becomes 413 `request_too_large`, a malformed or non-UTF-8 one
+ * 400 `invalid_params`; anything else is logged with the request id and
  * answered 500 `internal_error`. No stack trace ever reaches the client.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -42,10 +43,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         ...(error.details ? { details: error.details } : {}),
       };
     } else if (isBodyParserError(error)) {
-      // One status per code: a body that is too large or in another charset is a bad
-      // parameter like any other (400), not the parser's 413 or 415.
-      status = errorStatus('invalid_params');
-      body = { ok: false, error: 'invalid_params', message: bodyMessage(error) };
+      // One status per code: a body over the route's limit is `request_too_large`
+      // (413, RFC 9110 §15.5.14); one that is not JSON or in another charset is a bad
+      // parameter like any other (400), not the parser's 415.
+      const code = error.type === 'entity.too.large' ? 'request_too_large' : 'invalid_params';
+      status = errorStatus(code);
+      body = { ok: false, error: code, message: bodyMessage(error) };
     } else {
       status = 500;
       body = {

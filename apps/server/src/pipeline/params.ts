@@ -13,7 +13,9 @@ export function readParams<P>(
   route: RouteDefinition<P, Source, unknown> | AnyRoute,
   query: Readonly<Record<string, unknown>>,
 ): { ok: true; params: P } | { ok: false; details: ParamProblem[] } {
-  const flat: Record<string, string> = {};
+  // No prototype: a parameter named `__proto__` is an own name like any other, so the
+  // schema refuses it as unknown instead of the assignment silently dropping it.
+  const flat: Record<string, string> = Object.create(null);
   const details: ParamProblem[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (typeof value === 'string') flat[name] = value;

@@ -45,8 +45,23 @@ export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Rou
   const routes = new Map<string, AnyRoute>(registry.map((route) => [route.name, route]));
 
   router.post('/mcp', express.json({ limit: MAX_MCP_BODY }), async (req, res) => {
-    const message = req.body as { method?: unknown; id?: unknown } | undefined;
-    if (message?.method === 'tools/call') {
+    const body: unknown = req.body;
+    if (Array.isArray(body) && body.some(isToolsCall)) {
+      // One call per HTTP request, so that its 401 and its payment stand for it alone
+      // (MCP 2025-06-18 removed batches; mcp.md §1). Other batches go to the SDK.
+      res.status(400).json({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: JSONRPC_INVALID_REQUEST,
+          message:
+            'tools/call cannot be sent in a JSON-RPC batch; send each tools/call as a request of its own',
+        },
+      });
+      return;
+    }
+    const message = body as { method?: unknown; id?: unknown; params?: unknown } | undefined;
+    if (isToolsCall(message)) {
       const refusal = await keyRefusal(deps, req.get('authorization'));
       if (refusal !== null) {
         res
@@ -60,6 +75,15 @@ export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Rou
             id: isJsonRpcId(message.id) ? message.id : null,
             error: { code: MCP_KEY_REQUIRED, message: `${refusal}; mint a key at ${mintUrl}` },
           });
+        return;
+      }
+      const problem = callParamsProblem(message);
+      if (problem !== null) {
+        res.json({
+          jsonrpc: '2.0',
+          id: isJsonRpcId(message.id) ? message.id : null,
+          error: { code: JSONRPC_INVALID_PARAMS, message: problem },
+        });
         return;
       }
     }
@@ -76,7 +100,17 @@ export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Rou
           `Unknown tool \`${request.params.name}\`; tools/list names ${[...routes.keys()].join(', ')}`,
         ) as CallToolResult;
       }
-      const result = await callTool(route, request.params.arguments ?? {}, req, res, extra.signal);
+      // The arguments as sent: the SDK's copy drops a `__proto__` name, which the params
+      // check must see to refuse it like any unknown name. A tools/call is never batched.
+      const sent = (message?.params as { arguments?: Record<string, unknown> } | undefined)
+        ?.arguments;
+      const result = await callTool(
+        route,
+        sent ?? request.params.arguments ?? {},
+        req,
+        res,
+        extra.signal,
+      );
       return result as CallToolResult;
     });
 
@@ -146,6 +180,34 @@ export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Rou
   };
 
   return router;
+}
+
+/** JSON-RPC 2.0's "Invalid Request" and "Invalid params" codes. */
+const JSONRPC_INVALID_REQUEST = -32600;
+const JSONRPC_INVALID_PARAMS = -32602;
+
+function isToolsCall(message: unknown): message is { method: 'tools/call'; id?: unknown } {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { method?: unknown }).method === 'tools/call'
+  );
+}
+
+/**
+ * What is wrong with a `tools/call`'s params by the SDK's own schema, as one sentence
+ * naming each field (`params.name`: expected string, received number); null when
+ * nothing is. The SDK itself would answer -32603 "Internal error" with the schema's
+ * dump, since it checks the shape before its handler runs.
+ */
+function callParamsProblem(message: unknown): string | null {
+  const parsed = CallToolRequestSchema.safeParse(message);
+  if (parsed.success) return null;
+  const problems = parsed.error.issues.slice(0, 5).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return `\`${path === '' ? 'request' : path}\`: ${issue.message.replace(/^Invalid input: /, '')}`;
+  });
+  return `Invalid tools/call params: ${problems.join('; ')}. Expected params { name: string, arguments?: object }`;
 }
 
 /** Why a `tools/call` cannot go ahead with this `Authorization` header; null when the key is live. */
