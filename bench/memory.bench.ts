@@ -124,6 +124,10 @@ async function startBuiltServer(
       // benchmark measures the products, and key-door calls never reach the facilitator.
       FACILITATOR_URL: 'http://127.0.0.1:9/',
       ...(process.env.DATABASE_URL === undefined ? {} : { DATABASE_URL: process.env.DATABASE_URL }),
+      // An allocator setting to compare with, handed on when the benchmark has it.
+      ...(process.env.MALLOC_ARENA_MAX === undefined
+        ? {}
+        : { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX }),
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -245,7 +249,7 @@ export async function memoryBenchmark(options: MemoryOptions): Promise<MemoryRes
       await delay(SAMPLE_MS);
     }
     console.log(
-      `\nMemory per call: server ${url} (${process.env.DATABASE_URL === undefined ? 'PGlite' : 'PostgreSQL'}), ready in ${startedMs.toFixed(0)} ms, idle RSS ${idle.toFixed(0)} MB`,
+      `\nMemory per call: server ${url} (${process.env.DATABASE_URL === undefined ? 'PGlite' : 'PostgreSQL'}${process.env.MALLOC_ARENA_MAX === undefined ? '' : `, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}`}), ready in ${startedMs.toFixed(0)} ms, idle RSS ${idle.toFixed(0)} MB`,
     );
     const routes = options.quick ? ROUTES.slice(0, 2) : ROUTES;
     for (const [path, page] of byPath) {
