@@ -3,6 +3,7 @@ import { extractionBenchmark } from './extraction.bench.js';
 import { hostAuditsBenchmark } from './host-audits.bench.js';
 import { htmlBenchmark } from './html.bench.js';
 import { mapBenchmark } from './map.bench.js';
+import { memoryBenchmark } from './memory.bench.js';
 import { pdfBenchmark } from './pdf.bench.js';
 import { robotsBenchmark } from './robots.bench.js';
 import { seoBenchmark } from './seo.bench.js';
@@ -14,7 +15,7 @@ import { x402Benchmark } from './x402.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, tls, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, tls, memory, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -113,6 +114,15 @@ if (only === undefined || only === 'x402') {
   // Informative: an x402-paid call next to a key-door call on the same route (no target).
   // Starts the development payment stack; PostgreSQL in DATABASE_URL if set, else PGlite.
   await x402Benchmark({ quick });
+}
+
+if (only === undefined || only === 'memory') {
+  // The built server's RSS per call on hostile pages (run `pnpm build` first).
+  const memory = await memoryBenchmark({ quick });
+  if (check && !memory.met) {
+    console.error('memory targets missed (see the table)');
+    process.exitCode = 1;
+  }
 }
 
 if (only === 'extraction') {

@@ -81,6 +81,8 @@ export interface ProductsConfig {
   readonly threads: number;
   readonly deadlineMs: number;
   readonly heapMb: number;
+  /** A product thread idle this long stops; threads start on demand. */
+  readonly idleMs: number;
 }
 
 /** The x402 payment terms every 402 answer carries (DESIGN §8). */
@@ -294,7 +296,8 @@ export function loadConfig(
       'PRODUCT_DEADLINE_MS',
       problems,
     ),
-    heapMb: integer(env.PRODUCT_HEAP_MB, 1024, 64, 16_384, 'PRODUCT_HEAP_MB', problems),
+    heapMb: integer(env.PRODUCT_HEAP_MB, 96, 64, 16_384, 'PRODUCT_HEAP_MB', problems),
+    idleMs: integer(env.PRODUCT_IDLE_MS, 5_000, 100, 3_600_000, 'PRODUCT_IDLE_MS', problems),
   };
   const callDeadlineMs = integer(
     env.CALL_DEADLINE_MS,

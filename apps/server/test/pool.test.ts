@@ -42,10 +42,11 @@ function documentOf(html: string | Uint8Array, url = 'http://pages.test/article'
 }
 
 /**
- * 600,000 nested `<div>`s (3 MB): parse5 takes about a second and 425 MB of heap on the
- * project's machine, so the page meets any small deadline or heap bound.
+ * 95,000 elements of eight attributes each (2 MB), under the parse's element cap:
+ * parse5 takes about a second and 100 MB of heap on the project's machine, so the page
+ * meets any small deadline or heap bound.
  */
-const HOSTILE = `<!doctype html><html><body>${'<div>'.repeat(600_000)}x</body></html>`;
+const HOSTILE = `<!doctype html><html><body>${'<div a b c d e f g h>'.repeat(95_000)}x</body></html>`;
 
 const article = documentOf(fixturePage('news-article').body);
 
@@ -72,7 +73,13 @@ describe('ProductPool', () => {
   it('gives what the route gives inline, computed on a thread', async () => {
     const input = pageInput(article, { url: article.url });
     const running = pool.compute(MARKDOWN, input);
-    expect(pool.stats).toStrictEqual({ threads: 1, busy: 0, queued: 1, started: 0 });
+    expect(pool.stats).toStrictEqual({
+      threads: 1,
+      busy: 0,
+      queued: 1,
+      started: 0,
+      recycled: 0,
+    });
     const onThread = await running;
     expect(onThread).toStrictEqual(await inlineCompute(MARKDOWN, input));
     expect((onThread as { ok: boolean }).ok).toBe(true);
@@ -293,6 +300,80 @@ describe('ProductPool bounds', () => {
       'The product pool is closed',
     );
   });
+});
+
+describe('ProductPool threads on demand', () => {
+  it('starts no thread until a task comes, and stops a thread left idle', async () => {
+    const log = recordingLogger();
+    const pool = new ProductPool({
+      threads: 2,
+      deadlineMs: 60_000,
+      heapMb: 1024,
+      idleMs: 300,
+      logger: log,
+    });
+    try {
+      expect(pool.stats).toMatchObject({ threads: 0, started: 0 });
+      const first = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
+      expect(first.ok).toBe(true);
+      // One task wanted one thread.
+      expect(pool.stats).toMatchObject({ threads: 1, busy: 0, started: 1 });
+      await vi.waitFor(() => expect(pool.stats.threads).toBe(0), {
+        timeout: 20_000,
+        interval: 20,
+      });
+      // The next task starts a thread again.
+      const again = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
+      expect(again.ok).toBe(true);
+      expect(pool.stats).toMatchObject({ threads: 1, started: 2, recycled: 0 });
+      // Stopped on purpose: no fault reported.
+      expect(log.lines).toStrictEqual([]);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('replaces a thread whose heap grew past its bound during a task, and keeps one that did not', async () => {
+    const log = recordingLogger();
+    // A 1 MB page grows a thread's heap by tens of MB, never by 10 GB.
+    const big = documentOf(
+      `<!doctype html><article>${'<p>A paragraph of <em>words</em> with <a href="/x">a link</a>.</p>'.repeat(15_000)}</article>`,
+    );
+    const small = new ProductPool({
+      threads: 1,
+      deadlineMs: 60_000,
+      heapMb: 1024,
+      recycleMb: 5,
+      logger: log,
+    });
+    const large = new ProductPool({
+      threads: 1,
+      deadlineMs: 60_000,
+      heapMb: 1024,
+      recycleMb: 10_000,
+      logger: log,
+    });
+    try {
+      for (const pool of [small, large]) {
+        const result = (await pool.compute(MARKDOWN, pageInput(big, {}))) as { ok: boolean };
+        expect(result.ok).toBe(true);
+      }
+      expect(small.stats.recycled).toBe(1);
+      expect(large.stats).toMatchObject({ threads: 1, recycled: 0 });
+      await vi.waitFor(() => expect(small.stats.threads).toBe(0), {
+        timeout: 20_000,
+        interval: 20,
+      });
+      // The next task gets a fresh thread.
+      const next = (await small.compute(MARKDOWN, pageInput(big, {}))) as { ok: boolean };
+      expect(next.ok).toBe(true);
+      expect(small.stats).toMatchObject({ started: 2, recycled: 2 });
+      expect(log.lines).toStrictEqual([]);
+    } finally {
+      await small.close();
+      await large.close();
+    }
+  }, 60_000);
 });
 
 describe('a hostile page through the key door', () => {

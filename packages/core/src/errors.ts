@@ -353,7 +353,7 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
   info(
     'page_too_complex',
     'service',
-    'Processing the page ran past the deadline or the memory bound of a product thread; answered with 503, nothing was charged.',
+    'The page opens more elements than the service parses, or processing it ran past the deadline or the memory bound of a product thread; answered with 503, nothing was charged.',
     'Processing the page took longer than 10 s',
   ),
   info(

@@ -21,7 +21,7 @@ export {
   walk,
 } from './dom.js';
 export { fragmentText } from './fragment.js';
-export { HTML_MAX_PARSE_CHARS, loadHtml } from './load.js';
+export { countStartTags, HTML_MAX_ELEMENTS, HTML_MAX_PARSE_CHARS, loadHtml } from './load.js';
 export { pageMemo } from './memo.js';
 export { BLOCK_TAGS, countWords, type ReadableTextOptions, readableText } from './text.js';
 export type {

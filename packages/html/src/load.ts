@@ -14,6 +14,15 @@ import { resolveUrl } from './urls.js';
 export const HTML_MAX_PARSE_CHARS = 5 * 1024 * 1024;
 
 /**
+ * The most elements a page may open before it is parsed (100,000). parse5 keeps about
+ * 300 bytes of heap per element, more with the products' work on the tree, so a page of
+ * a million unclosed `<div>` (5 MB) would take half a gigabyte. A cheap count of start
+ * tags over the decoded text refuses such a page (`page_too_complex`) before any tree is
+ * built; real pages hold 10–30 elements per KB, so a 2 MB article opens about 40,000.
+ */
+export const HTML_MAX_ELEMENTS = 100_000;
+
+/**
  * The parse is kept on the document object itself, under a private symbol, not in a
  * `WeakMap`: V8 keeps a weak map's values alive until a full collection, so a cache
  * there promoted every tree to the old generation and made loading 40 % slower. A
@@ -65,6 +74,16 @@ function load(doc: FetchedDocument): LoadResult {
     const code = source.charCodeAt(end - 1);
     if (code >= 0xd800 && code <= 0xdbff) end--;
     source = source.slice(0, end);
+  }
+  if (kind === 'html') {
+    const elements = countStartTags(source, HTML_MAX_ELEMENTS);
+    if (elements > HTML_MAX_ELEMENTS) {
+      return {
+        ok: false,
+        error: 'page_too_complex',
+        message: `The page has more than ${HTML_MAX_ELEMENTS.toLocaleString('en-US')} elements.`,
+      };
+    }
   }
   if (kind === 'text') source = `<pre>${escapeText(source)}</pre>`;
 
@@ -138,6 +157,57 @@ function load(doc: FetchedDocument): LoadResult {
     kind,
   };
   return { ok: true, page };
+}
+
+/** Where the raw text of `<script>` and `<style>` ends, found without lowering the page. */
+const RAW_TEXT_END: Readonly<Record<string, RegExp>> = {
+  script: /<\/script/gi,
+  style: /<\/style/gi,
+};
+
+/**
+ * The start tags in `html` (a `<` followed by an ASCII letter), counted up to one past
+ * `stop`: the elements a parse would open at most. Comments and the raw text of
+ * `<script>` and `<style>` are skipped, as the parser reads no tags there. One pass, no
+ * copy of the text.
+ */
+export function countStartTags(html: string, stop = Number.POSITIVE_INFINITY): number {
+  let count = 0;
+  let at = html.indexOf('<');
+  while (at >= 0 && count <= stop) {
+    const next = html.charCodeAt(at + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a) {
+      count++;
+      const name = rawTextName(html, at + 1);
+      const end = name === null ? undefined : RAW_TEXT_END[name];
+      if (name !== null && end !== undefined) {
+        end.lastIndex = at + name.length + 1;
+        const found = end.exec(html);
+        if (found === null) break;
+        at = found.index + 2;
+      } else at += 2;
+    } else if (html.startsWith('<!--', at)) {
+      const close = html.indexOf('-->', at + 4);
+      if (close < 0) break;
+      at = close + 3;
+    } else at += 1;
+    at = html.indexOf('<', at);
+  }
+  return count;
+}
+
+/** `script` or `style` when the tag name at `at` is one of them (any case), else null. */
+function rawTextName(html: string, at: number): string | null {
+  for (const name of ['script', 'style']) {
+    if (html.length < at + name.length + 1) continue;
+    if (html.slice(at, at + name.length).toLowerCase() !== name) continue;
+    const after = html.charCodeAt(at + name.length);
+    // The name ends at whitespace, `/` or `>`.
+    if (after === 0x3e || after === 0x2f || after === 0x20 || (after >= 0x09 && after <= 0x0d)) {
+      return name;
+    }
+  }
+  return null;
 }
 
 function escapeText(text: string): string {

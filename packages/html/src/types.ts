@@ -13,7 +13,10 @@ export type HtmlParent = DefaultTreeAdapterMap['parentNode'];
 export type HtmlDocumentNode = DefaultTreeAdapterMap['document'];
 
 /** The failures {@link loadHtml} can report. */
-export type HtmlErrorCode = Extract<ErrorCode, 'unsupported_content_type' | 'parse_error'>;
+export type HtmlErrorCode = Extract<
+  ErrorCode,
+  'unsupported_content_type' | 'parse_error' | 'page_too_complex'
+>;
 
 /** What kind of body a document carries, decided from its `Content-Type` and its bytes. */
 export type BodyKind = 'html' | 'text' | 'unsupported';

@@ -1,6 +1,12 @@
 import { makeDocument } from '@storefront/test-utils';
 import { describe, expect, test } from 'vitest';
-import { bodyKind, HTML_MAX_PARSE_CHARS, loadHtml } from '../src/index.js';
+import {
+  bodyKind,
+  countStartTags,
+  HTML_MAX_ELEMENTS,
+  HTML_MAX_PARSE_CHARS,
+  loadHtml,
+} from '../src/index.js';
 
 function page(html: string, init: Parameters<typeof makeDocument>[1] = {}) {
   const loaded = loadHtml(makeDocument(html, init));
@@ -117,5 +123,37 @@ describe('loadHtml', () => {
     expect(value).toHaveLength(HTML_MAX_PARSE_CHARS - 1);
     expect(value.endsWith('a')).toBe(true);
     expect(page('<p>short').clipped).toBe(false);
+  });
+});
+
+describe('the element pre-pass', () => {
+  test('counts start tags, and none in comments, scripts or styles', () => {
+    expect(countStartTags('<p>a<b>b</b></p><br/>')).toBe(3);
+    expect(countStartTags('a < b, 1<2, <!doctype html></p>')).toBe(0);
+    expect(countStartTags('<!-- <p><p> --><p>')).toBe(1);
+    expect(countStartTags('<script>"<p><p>"</script ><SCRIPT type=x>"<b>"</SCRIPT><p>')).toBe(3);
+    expect(countStartTags('<style>a<b{}</style><scripty><p>')).toBe(3);
+    expect(countStartTags('<script>never closed <p><p>')).toBe(1);
+    expect(countStartTags('<!-- never closed <p>')).toBe(0);
+    // It stops one past the cap.
+    expect(countStartTags('<i>'.repeat(50), 10)).toBe(11);
+  });
+
+  test(`refuses a page that opens more than ${HTML_MAX_ELEMENTS} elements, before parsing it`, () => {
+    const hostile = `<!doctype html><body>${'<div>'.repeat(HTML_MAX_ELEMENTS + 1)}`;
+    expect(loadHtml(makeDocument(hostile))).toStrictEqual({
+      ok: false,
+      error: 'page_too_complex',
+      message: 'The page has more than 100,000 elements.',
+    });
+    // At the cap it is parsed; scripts full of markup do not count.
+    const atCap = `<!doctype html><body>${'<i>'.repeat(HTML_MAX_ELEMENTS - 3)}`;
+    expect(page(atCap).clipped).toBe(false);
+    const scripted = `<script>${'"<div>"+'.repeat(HTML_MAX_ELEMENTS)}1</script><p>text`;
+    expect(page(scripted).body).not.toBeNull();
+    // Plain text is not markup, whatever it holds.
+    expect(page('<p>'.repeat(HTML_MAX_ELEMENTS + 1), { contentType: 'text/plain' }).kind).toBe(
+      'text',
+    );
   });
 });

@@ -71,10 +71,16 @@ export function runTask(name: string, input: unknown): unknown {
   return run(input as never);
 }
 
+/** The tasks of routes with a `warm` step: once one has run, new product threads warm up. */
+export const WARMED_TASKS: ReadonlySet<string> = new Set(
+  REGISTRY.filter((route: AnyRoute) => route.warm !== undefined).map((route) => route.name),
+);
+
 /**
  * Run every route's `warm` (see {@link RouteDefinition.warm}): what a product thread
- * starts once it has said it is ready. A warm-up that fails is left for the first call
- * to meet again, as an ordinary product error.
+ * starts once it has said it is ready, when the pool asks (a route with a warm-up has
+ * been called). A warm-up that fails is left for the first call to meet again, as an
+ * ordinary product error.
  */
 export async function warmProducts(): Promise<void> {
   await Promise.allSettled(REGISTRY.map((route: AnyRoute) => route.warm?.()));

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Compute, ProductTask } from './compute.js';
+import { type Compute, type ProductTask, WARMED_TASKS } from './compute.js';
 import {
   budgetSpent,
   type CallDeadline,
@@ -23,6 +23,13 @@ export interface ProductPoolOptions {
   readonly deadlineMs: number;
   /** V8 old-generation bound of each thread, in MB. */
   readonly heapMb: number;
+  /**
+   * A thread idle this long is stopped; threads start again on demand. Absent, threads
+   * once started are kept (the server passes `PRODUCT_IDLE_MS`, 5 s by default).
+   */
+  readonly idleMs?: number;
+  /** A thread whose heap has grown by more than this (MB) during a task is replaced after it ({@link RECYCLE_GROWTH_MB}). */
+  readonly recycleMb?: number;
   readonly logger: PoolLog;
 }
 
@@ -38,11 +45,17 @@ interface Job {
   detach(): void;
 }
 
-/** What a product thread posts back. */
+/** What a product thread posts back; after a task, how far its heap grew past its loaded size (MB). */
 type Reply =
   | { readonly kind: 'ready' }
-  | { readonly kind: 'done'; readonly value: unknown }
-  | { readonly kind: 'threw'; readonly message: string; readonly stack?: string };
+  | { readonly kind: 'warmed' }
+  | { readonly kind: 'done'; readonly value: unknown; readonly grownMb: number }
+  | {
+      readonly kind: 'threw';
+      readonly message: string;
+      readonly stack?: string;
+      readonly grownMb: number;
+    };
 
 /** A thread slot: its worker, whether it has loaded, and the job it runs. */
 interface Slot {
@@ -57,12 +70,32 @@ interface Slot {
   late: ComputeLimitError | null;
   /** The limit that stopped the current job, reported when the thread exits. */
   stopped: ComputeLimit | null;
+  /** Stopped on purpose (idle, or its heap grew): it takes no job, and its exit is no fault. */
+  retired: boolean;
+  /** Retires the thread once it has been idle for the pool's `idleMs`. */
+  idle: NodeJS.Timeout | null;
+  /** Whether the thread was asked to run the warm-ups. */
+  warm: boolean;
+  /** Settles once the thread has run its warm-ups, or exited. */
+  warmed: Promise<void>;
+  markWarmed(): void;
 }
 
+/** What asks a product thread to run the warm-ups (see `worker.ts`); no task has this name. */
+const WARM = ':warm';
+/** The V8 young-generation bound of each thread (MB). */
+const YOUNG_GENERATION_MB = 16;
 /** How long a thread that failed to load waits before the next try. */
 const RESPAWN_BACKOFF_MS = 1_000;
 /** How long {@link ProductPool.close} waits for a thread that is still loading. */
 const LOAD_WAIT_MS = 10_000;
+/**
+ * A thread whose V8 heap has grown by more than this (MB) past its size once loaded (a
+ * large page, or garbage a hostile one left) is replaced after the task: V8 keeps a grown
+ * heap long after the task, and only ending the thread gives its memory back at once. A
+ * 50 KB page grows it by about 10 MB; a 2 MB article by about 50 MB.
+ */
+export const RECYCLE_GROWTH_MB = 40;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -75,6 +108,11 @@ function delay(ms: number): Promise<void> {
  * waits in a FIFO queue until a thread is free. It runs at most `deadlineMs` once a
  * thread has it, and never past its call's deadline: a task still queued or running
  * when its call's budget runs out is given up then, and a running one costs its thread.
+ *
+ * Threads start on demand, up to `threads`, and stop after `idleMs` without a task, so
+ * an idle service holds none; a thread whose heap grew past `recycleMb` during a task is
+ * replaced after it, so one large page does not keep its memory (docs/decisions.md,
+ * "Bounded memory per call").
  */
 export class ProductPool {
   readonly #options: ProductPoolOptions;
@@ -82,27 +120,36 @@ export class ProductPool {
   readonly #queue: Job[] = [];
   #closed = false;
   #started = 0;
+  #recycled = 0;
+  /** No thread starts before this (`performance.now()`): a thread failed to load. */
+  #backoffUntil = 0;
+  /** Whether threads run the routes' warm-ups: once a route that has one was called. */
+  #warm = false;
 
   constructor(options: ProductPoolOptions) {
     if (!Number.isInteger(options.threads) || options.threads < 1) {
       throw new Error(`A product pool needs at least one thread, got ${options.threads}`);
     }
     this.#options = options;
-    for (let i = 0; i < options.threads; i++) this.#slots.push(this.#spawn());
   }
 
-  /** Threads, tasks running and waiting, and tasks handed to a thread so far. */
+  /**
+   * Threads alive (loading, working, idle or stopping), tasks running and waiting, tasks
+   * handed to a thread so far, and threads replaced after a task grew their heap.
+   */
   get stats(): {
     readonly threads: number;
     readonly busy: number;
     readonly queued: number;
     readonly started: number;
+    readonly recycled: number;
   } {
     return {
       threads: this.#slots.length,
       busy: this.#slots.filter((slot) => slot.job !== null).length,
       queued: this.#queue.length,
       started: this.#started,
+      recycled: this.#recycled,
     };
   }
 
@@ -161,12 +208,19 @@ export class ProductPool {
     });
 
   /**
-   * Settles once every thread has loaded (or failed to). A task's call budget runs while
+   * Start every thread now (they otherwise start on demand) and settle once each has
+   * loaded and run the routes' warm-ups (or failed to). A task's call budget runs while
    * it waits for a thread that is still loading, so tests that time their calls wait
-   * for this first.
+   * for this first; the threads still stop after `idleMs` without a task.
    */
   async ready(): Promise<void> {
+    this.#warmUp();
+    while (!this.#closed && this.#slots.length < this.#options.threads) {
+      const slot = this.#spawn();
+      this.#slots.push(slot);
+    }
     await Promise.all(this.#slots.map((slot) => slot.loaded));
+    await Promise.all(this.#slots.map((slot) => slot.warmed));
   }
 
   /** Stop every thread; queued and running tasks fail. */
@@ -181,6 +235,7 @@ export class ProductPool {
     await Promise.all(
       this.#slots.map(async (slot) => {
         if (slot.timer !== null) clearTimeout(slot.timer);
+        if (slot.idle !== null) clearTimeout(slot.idle);
         slot.job?.reject(closing);
         slot.job = null;
         // Never stop a thread while it is still loading its modules: Node 20 can abort the
@@ -196,8 +251,12 @@ export class ProductPool {
     const loaded = new Promise<void>((resolve) => {
       markLoaded = resolve;
     });
+    let markWarmed = () => {};
+    const warmed = new Promise<void>((resolve) => {
+      markWarmed = resolve;
+    });
     const slot: Slot = {
-      worker: startWorker(this.#options.heapMb),
+      worker: startWorker(this.#options.heapMb, this.#warm),
       ready: false,
       loaded,
       markLoaded,
@@ -205,18 +264,63 @@ export class ProductPool {
       timer: null,
       late: null,
       stopped: null,
+      retired: false,
+      idle: null,
+      warm: this.#warm,
+      warmed,
+      markWarmed,
     };
     this.#watch(slot);
     return slot;
+  }
+
+  /** From now on threads run the warm-ups: the threads alive now, and each new one. */
+  #warmUp(): void {
+    this.#warm = true;
+    for (const slot of this.#slots) if (slot.ready) this.#warmSlot(slot);
+  }
+
+  #warmSlot(slot: Slot): void {
+    if (slot.warm || slot.retired) return;
+    slot.warm = true;
+    slot.worker.postMessage({ task: WARM, input: null });
+  }
+
+  /** Stop `slot`'s thread on purpose: idle too long, or its heap grew during a task. */
+  #retire(slot: Slot): void {
+    if (slot.retired) return;
+    slot.retired = true;
+    if (slot.idle !== null) clearTimeout(slot.idle);
+    slot.idle = null;
+    void slot.worker.terminate();
+  }
+
+  /** Start `slot`'s idle clock, if the pool has one: it has no job now. */
+  #idle(slot: Slot): void {
+    if (slot.idle !== null) clearTimeout(slot.idle);
+    slot.idle = null;
+    const { idleMs } = this.#options;
+    if (idleMs === undefined) return;
+    slot.idle = setTimeout(() => {
+      slot.idle = null;
+      if (slot.job === null && !this.#closed) this.#retire(slot);
+    }, idleMs);
+    slot.idle.unref();
   }
 
   #watch(slot: Slot): void {
     const { worker } = slot;
     worker.unref();
     worker.on('message', (reply: Reply) => {
+      if (reply.kind === 'warmed') {
+        slot.markWarmed();
+        return;
+      }
       if (reply.kind === 'ready') {
         slot.ready = true;
         slot.markLoaded();
+        if (this.#warm) this.#warmSlot(slot);
+        this.#idle(slot);
         this.#dispatch();
         return;
       }
@@ -224,6 +328,10 @@ export class ProductPool {
       if (job === null) return;
       if (reply.kind === 'done') job.resolve(reply.value);
       else job.reject(Object.assign(new Error(reply.message), { stack: reply.stack }));
+      if (reply.grownMb > (this.#options.recycleMb ?? RECYCLE_GROWTH_MB)) {
+        this.#recycled++;
+        this.#retire(slot);
+      } else this.#idle(slot);
       this.#dispatch();
     });
     worker.on('error', (error: Error & { code?: string }) => {
@@ -245,28 +353,30 @@ export class ProductPool {
     });
     worker.on('exit', () => {
       slot.markLoaded();
+      slot.markWarmed();
+      if (slot.idle !== null) clearTimeout(slot.idle);
       // A job stopped at its deadline was answered when the timer fired.
       const job = this.#take(slot);
       if (job !== null) job.reject(new Error('A product thread stopped during the task'));
       if (this.#closed) return;
       const index = this.#slots.indexOf(slot);
       if (index < 0) return;
-      if (slot.stopped === null) {
+      this.#slots.splice(index, 1);
+      if (slot.stopped === null && !slot.retired) {
         this.#options.logger.warn({ loaded: slot.ready }, 'product thread exited; replacing it');
       }
       // A thread that never loaded would fail again at once: fail the waiting tasks, wait.
-      if (!slot.ready) {
+      if (!slot.ready && !slot.retired) {
         for (const waiting of this.#queue.splice(0)) {
           waiting.detach();
           waiting.reject(new Error('The product threads cannot start'));
         }
-        const retry = setTimeout(() => {
-          if (!this.#closed) this.#slots[index] = this.#spawn();
-        }, RESPAWN_BACKOFF_MS);
-        retry.unref();
+        this.#backoffUntil = performance.now() + RESPAWN_BACKOFF_MS;
+        setTimeout(() => this.#dispatch(), RESPAWN_BACKOFF_MS).unref();
         return;
       }
-      this.#slots[index] = this.#spawn();
+      // The next waiting task gets a new thread.
+      this.#dispatch();
     });
   }
 
@@ -306,10 +416,12 @@ export class ProductPool {
   #dispatch(): void {
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) return;
-      if (!slot.ready || slot.job !== null || slot.stopped !== null) continue;
+      if (!slot.ready || slot.job !== null || slot.stopped !== null || slot.retired) continue;
       const next = this.#next();
       if (next === null) return;
       const { job, runMs, late } = next;
+      if (slot.idle !== null) clearTimeout(slot.idle);
+      slot.idle = null;
       slot.job = job;
       slot.late = late;
       slot.timer = setTimeout(() => {
@@ -321,6 +433,7 @@ export class ProductPool {
         void slot.worker.terminate();
       }, runMs);
       slot.timer.unref();
+      if (!this.#warm && WARMED_TASKS.has(job.task)) this.#warmUp();
       try {
         slot.worker.postMessage({ task: job.task, input: job.input });
         this.#started++;
@@ -328,7 +441,21 @@ export class ProductPool {
         // Input that cannot be cloned: the task's fault, not the thread's.
         this.#take(slot);
         job.reject(error);
+        this.#idle(slot);
       }
+    }
+    // Tasks still waiting: start threads for them, up to the pool's size. A thread still
+    // loading takes the next task once it is ready.
+    const loading = this.#slots.filter((slot) => !slot.ready).length;
+    let wanted = this.#queue.length - loading;
+    while (
+      wanted > 0 &&
+      this.#slots.length < this.#options.threads &&
+      !this.#closed &&
+      performance.now() >= this.#backoffUntil
+    ) {
+      this.#slots.push(this.#spawn());
+      wanted--;
     }
   }
 }
@@ -338,15 +465,21 @@ export class ProductPool {
  * from sources (tests, `pnpm dev`) a small loader registers tsx in the thread first,
  * since Node 20 does not pass `--import` hooks on to workers.
  */
-function startWorker(heapMb: number): Worker {
+function startWorker(heapMb: number, warm: boolean): Worker {
+  // The young generation is bounded too: by default it grows to 48 MB beside the old one.
   const fromSource = import.meta.url.endsWith('.ts');
   const file = fromSource
     ? new URL('./worker-source.mjs', import.meta.url)
     : new URL('./product-worker.js', import.meta.url);
   return new Worker(file, {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    resourceLimits: {
+      maxOldGenerationSizeMb: heapMb,
+      maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      stackSizeMb: 4,
+    },
     // Resolve the workspace packages to their sources, as the parent does.
     ...(fromSource ? { execArgv: ['--conditions=@storefront/source'] } : {}),
+    workerData: { warm },
     stdout: false,
     stderr: false,
   });
