@@ -19,6 +19,7 @@ export {
   DEV_NETWORK,
   DEV_NETWORK_V1,
   DEV_TOKEN_ADDRESS,
+  DEV_TOKEN_DEPLOYMENT_ADDRESS,
   DEV_TOKEN_DECIMALS,
   DEV_TOKEN_EIP712,
   MULTICALL3_ADDRESS,
@@ -28,6 +29,8 @@ export { createX402Facilitator } from './facilitator.js';
 export {
   DEV_PAYER_START_BALANCE,
   type PaymentStack,
+  type PaymentStackInfo,
   type PaymentStackOptions,
   startPaymentStack,
 } from './stack.js';
+export type { ChildMessage } from './child-protocol.js';
