@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
@@ -230,6 +230,49 @@ describe('the start-up with no configuration', () => {
     await expect(fetch(`${service.server.url}/healthz`)).rejects.toThrow();
     await expect(fetch(`${facilitator}/supported`)).rejects.toThrow();
     expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe('a payment stack that cannot start', () => {
+  /** A child script that says why on stderr and exits 3, as a failing chain would. */
+  function failingEntry(): { file: string; execArgv: string[] } {
+    const file = join(tempDir('storefront-broken-stack-'), 'child.mjs');
+    writeFileSync(
+      file,
+      "process.stderr.write('chain: cannot allocate the state\\n');\nprocess.exit(3);\n",
+    );
+    return { file, execArgv: [] };
+  }
+
+  it('is a clear start-up error with what the stack said, and the server started meanwhile is stopped', async () => {
+    const port = await closedPort();
+    const own = uniqueSchema();
+    try {
+      await expect(
+        startService(bareEnv({ PORT: String(port) }), {
+          schema: own,
+          logger: pino({ level: 'silent' }),
+          payments: { entry: failingEntry() },
+        }),
+      ).rejects.toThrow(
+        /^the development payment stack did not start: its process exited \(code 3\) before it was ready\nchain: cannot allocate the state$/,
+      );
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    } finally {
+      await dropSchema(own);
+    }
+  });
+
+  it('says how to build it when its script is missing', async () => {
+    const missing = join(tempDir('storefront-unbuilt-'), 'dist', 'child.js');
+    await expect(
+      launchLocalPayments(
+        { chainPort: 0, facilitatorPort: 0 },
+        { entry: { file: missing, execArgv: [] } },
+      ),
+    ).rejects.toThrow(
+      /is not built \(.*dist\/child\.js is missing\): run `npx -y pnpm@10\.34\.9 build`/,
+    );
   });
 });
 
