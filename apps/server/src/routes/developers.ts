@@ -19,6 +19,12 @@ import type { AnyRoute } from '../registry/types.js';
 import { x402Live } from './discovery.js';
 import { MCP_WELL_KNOWN } from './mcp-discovery.js';
 
+/** The development wallet: its address and its (public) key. */
+export interface DevPayer {
+  readonly address: string;
+  readonly privateKey: string;
+}
+
 /** What the page is rendered from. */
 export interface DevelopersInput {
   readonly base: string;
@@ -29,7 +35,7 @@ export interface DevelopersInput {
    * The development payer, funded with test USDC on the local chain, whose key the page
    * shows; null (production, real USDC) shows none.
    */
-  readonly devPayer?: { readonly address: string; readonly privateKey: string } | null;
+  readonly devPayer?: DevPayer | null;
   /** Free calls a sandbox key includes. */
   readonly sandboxCalls: number | null;
   readonly routes: readonly AnyRoute[];
@@ -86,7 +92,7 @@ console.log(res.status, await res.json());`;
  * as is. The test USDC sits at USDC's address on the local chain, so the official client
  * pays it with its default settings; it is test money.
  */
-function devPayerNote(payer: DevelopersInput['devPayer']): Html | null {
+function devPayerNote(payer: DevPayer | null): Html | null {
   if (payer == null) return null;
   return html`<div class="note" id="dev-payer"><p><strong>Development only: test money.</strong> This deployment settles on a local chain whose test USDC sits at USDC's address, worth nothing. The development wallet <code>${payer.address}</code> is funded with 1,000 test USDC at each start; its key is public:</p>
 <pre><code id="dev-payer-key">PAYER_PRIVATE_KEY=${payer.privateKey} node pay.mjs</code></pre></div>`;
@@ -200,7 +206,7 @@ ${link(`${base}/catalog`, '/catalog', 'every route with its parameters, prices, 
  * The development payer the page shows: outside production, when the payments are test
  * money (the local payment stack); never in production.
  */
-export function developmentPayer(deps: Pick<AppDeps, 'config'>): DevelopersInput['devPayer'] {
+export function developmentPayer(deps: Pick<AppDeps, 'config'>): DevPayer | null {
   const { env, payment } = deps.config;
   return env !== 'production' && payment.testnet ? DEV_PAYER : null;
 }
