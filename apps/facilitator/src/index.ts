@@ -14,13 +14,14 @@ export {
   type LocalChain,
   startChain,
 } from './chain.js';
+export type { ChildMessage } from './child-protocol.js';
 export {
   DEV_CHAIN_ID,
   DEV_NETWORK,
   DEV_NETWORK_V1,
   DEV_TOKEN_ADDRESS,
-  DEV_TOKEN_DEPLOYMENT_ADDRESS,
   DEV_TOKEN_DECIMALS,
+  DEV_TOKEN_DEPLOYMENT_ADDRESS,
   DEV_TOKEN_EIP712,
   MULTICALL3_ADDRESS,
   TEST_USDC,
@@ -33,4 +34,3 @@ export {
   type PaymentStackOptions,
   startPaymentStack,
 } from './stack.js';
-export type { ChildMessage } from './child-protocol.js';
