@@ -7,13 +7,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 
 const main = join(import.meta.dirname, '../src/main.ts');
 const schema = uniqueSchema();
 const started = new Set<ChildProcess>();
 
+beforeAll(() => createSchema(schema));
 afterAll(async () => {
   for (const child of started) child.kill('SIGKILL');
   await dropSchema(schema);
