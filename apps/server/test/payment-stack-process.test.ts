@@ -11,6 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 
 const main = join(import.meta.dirname, '../src/main.ts');
+/**
+ * Each test starts `main` from source: on PGlite a new database too, which takes tens of
+ * seconds on a busy machine.
+ */
+const START_TIMEOUT_MS = 150_000;
 const schema = uniqueSchema();
 const started = new Set<ChildProcess>();
 
@@ -83,25 +88,33 @@ async function exited(pid: number): Promise<void> {
 }
 
 describe.skipIf(process.platform !== 'linux')('the payment stack process', () => {
-  it('stops with main on SIGTERM, and main exits 0', async () => {
-    const running = await startMain();
-    expect((await fetch(`${running.facilitatorUrl}/supported`)).status).toBe(200);
-    const mainExit = once(running.main, 'exit');
-    running.main.kill('SIGTERM');
-    expect((await mainExit)[0]).toBe(0);
-    started.delete(running.main);
-    await exited(running.stackPid);
-    await expect(fetch(`${running.facilitatorUrl}/supported`)).rejects.toThrow();
-  });
+  it(
+    'stops with main on SIGTERM, and main exits 0',
+    async () => {
+      const running = await startMain();
+      expect((await fetch(`${running.facilitatorUrl}/supported`)).status).toBe(200);
+      const mainExit = once(running.main, 'exit');
+      running.main.kill('SIGTERM');
+      expect((await mainExit)[0]).toBe(0);
+      started.delete(running.main);
+      await exited(running.stackPid);
+      await expect(fetch(`${running.facilitatorUrl}/supported`)).rejects.toThrow();
+    },
+    START_TIMEOUT_MS,
+  );
 
-  it('goes when main is killed without a chance to stop it (SIGKILL)', async () => {
-    const running = await startMain();
-    expect(alive(running.stackPid)).toBe(true);
-    const mainExit = once(running.main, 'exit');
-    running.main.kill('SIGKILL');
-    await mainExit;
-    started.delete(running.main);
-    await exited(running.stackPid);
-    await expect(fetch(`${running.facilitatorUrl}/supported`)).rejects.toThrow();
-  });
+  it(
+    'goes when main is killed without a chance to stop it (SIGKILL)',
+    async () => {
+      const running = await startMain();
+      expect(alive(running.stackPid)).toBe(true);
+      const mainExit = once(running.main, 'exit');
+      running.main.kill('SIGKILL');
+      await mainExit;
+      started.delete(running.main);
+      await exited(running.stackPid);
+      await expect(fetch(`${running.facilitatorUrl}/supported`)).rejects.toThrow();
+    },
+    START_TIMEOUT_MS,
+  );
 });
