@@ -9,13 +9,14 @@ import { robotsBenchmark } from './robots.bench.js';
 import { seoBenchmark } from './seo.bench.js';
 import { serviceBenchmark } from './service.bench.js';
 import { signBenchmark } from './sign.bench.js';
+import { startupBenchmark } from './startup.bench.js';
 import { validateBenchmark } from './validate.bench.js';
 import { x402Benchmark } from './x402.bench.js';
 
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, tls, memory, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, tls, memory, startup, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -121,6 +122,19 @@ if (only === undefined || only === 'memory') {
   const memory = await memoryBenchmark({ quick });
   if (check && !memory.met) {
     console.error('memory targets missed (see the table)');
+    process.exitCode = 1;
+  }
+}
+
+if (only === undefined || only === 'startup') {
+  // The built server's start (spawn to /healthz) and idle memory, on PostgreSQL
+  // (DATABASE_URL) and PGlite, with the payment stack's process apart.
+  const startup = await startupBenchmark({ quick });
+  const missed = startup.targets.filter((t) => t.met === false);
+  if (check && missed.length > 0) {
+    console.error(
+      `start-up targets missed: ${missed.map((t) => `${t.name} (${t.measured})`).join('; ')}`,
+    );
     process.exitCode = 1;
   }
 }

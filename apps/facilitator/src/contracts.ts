@@ -16,11 +16,19 @@ export const TEST_USDC = testUsdcArtifact as DeployableContract;
 export const MULTICALL3 = multicall3Artifact as DeployableContract;
 
 /**
- * Where the test token lands: the first contract `DEV_DEPLOYER` creates (nonce 0) on a
- * fresh chain, so it is the same on every start. `test/stack.test.ts` checks the deployment
- * lands here.
+ * Where the test token lives on the local chain: the address of USDC on Base (chain 8453),
+ * so that the official x402 clients, which pay only their default assets unless told
+ * otherwise, take the test token for USDC on this chain and pay it as shipped. Only the
+ * local chain has the test token there: it is test money, worth nothing.
  */
-export const DEV_TOKEN_ADDRESS: Address = '0xAAFc735aed381b3E35547cBdA8477E130720689B';
+export const DEV_TOKEN_ADDRESS: Address = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+
+/**
+ * Where the test token is deployed before its code moves to {@link DEV_TOKEN_ADDRESS}: the
+ * first contract `DEV_DEPLOYER` creates (nonce 0) on a fresh chain. `test/stack.test.ts`
+ * checks the deployment lands here.
+ */
+export const DEV_TOKEN_DEPLOYMENT_ADDRESS: Address = '0xAAFc735aed381b3E35547cBdA8477E130720689B';
 
 /**
  * The canonical Multicall3 address on every public EVM chain; the x402 facilitator and viem

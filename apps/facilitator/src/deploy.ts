@@ -1,13 +1,23 @@
 import type { Address } from 'viem';
 import { DEV_DEPLOYER } from './accounts.js';
 import type { LocalChain } from './chain.js';
-import { DEV_TOKEN_ADDRESS, MULTICALL3, MULTICALL3_ADDRESS, TEST_USDC } from './contracts.js';
+import {
+  DEV_TOKEN_ADDRESS,
+  DEV_TOKEN_DEPLOYMENT_ADDRESS,
+  MULTICALL3,
+  MULTICALL3_ADDRESS,
+  TEST_USDC,
+} from './contracts.js';
 
 /**
  * Put the stack's contracts on a fresh chain: the test token, deployed by `DEV_DEPLOYER` as its
- * first transaction so it lands at `DEV_TOKEN_ADDRESS`, and Multicall3's code written at its
- * canonical address (no deployment can reach that address here, and the x402 facilitator's
- * diagnosis of a failed simulation reads through it).
+ * first transaction (at `DEV_TOKEN_DEPLOYMENT_ADDRESS`) and its code then moved to
+ * `DEV_TOKEN_ADDRESS`, USDC's address on Base, where the official x402 clients look for USDC;
+ * and Multicall3's code written at its canonical address (no deployment can reach these
+ * addresses here, and the x402 facilitator's diagnosis of a failed simulation reads through
+ * Multicall3). The token's code carries its immutable minter and computes its EIP-712
+ * domain from its own address, so it works unchanged at its new address; its constructor
+ * writes no storage, so nothing is left behind.
  * @returns the token's address
  */
 export async function deployContracts(chain: LocalChain): Promise<Address> {
@@ -17,13 +27,24 @@ export async function deployContracts(chain: LocalChain): Promise<Address> {
   if (receipt.status !== 'success' || receipt.contractAddress == null) {
     throw new Error(`the test token's deployment failed (transaction ${hash})`);
   }
-  if (receipt.contractAddress.toLowerCase() !== DEV_TOKEN_ADDRESS.toLowerCase()) {
+  if (receipt.contractAddress.toLowerCase() !== DEV_TOKEN_DEPLOYMENT_ADDRESS.toLowerCase()) {
     // Only a chain that already had transactions from the deployer gets here.
     throw new Error(
-      `the test token landed at \`${receipt.contractAddress}\`, expected \`${DEV_TOKEN_ADDRESS}\`: ` +
+      `the test token landed at \`${receipt.contractAddress}\`, expected \`${DEV_TOKEN_DEPLOYMENT_ADDRESS}\`: ` +
         'it must be the deployer’s first transaction on a fresh chain',
     );
   }
+  const code = await chain.publicClient.getCode({ address: DEV_TOKEN_DEPLOYMENT_ADDRESS });
+  if (code === undefined) throw new Error('the test token has no code after its deployment');
+  await chain.provider.request({
+    method: 'evm_setAccountCode',
+    params: [DEV_TOKEN_ADDRESS, code],
+  } as never);
+  // One token on the chain: the deployment's copy goes.
+  await chain.provider.request({
+    method: 'evm_setAccountCode',
+    params: [DEV_TOKEN_DEPLOYMENT_ADDRESS, '0x'],
+  } as never);
   await chain.provider.request({
     method: 'evm_setAccountCode',
     params: [MULTICALL3_ADDRESS, MULTICALL3.deployedBytecode],

@@ -14,12 +14,14 @@ export {
   type LocalChain,
   startChain,
 } from './chain.js';
+export type { ChildMessage } from './child-protocol.js';
 export {
   DEV_CHAIN_ID,
   DEV_NETWORK,
   DEV_NETWORK_V1,
   DEV_TOKEN_ADDRESS,
   DEV_TOKEN_DECIMALS,
+  DEV_TOKEN_DEPLOYMENT_ADDRESS,
   DEV_TOKEN_EIP712,
   MULTICALL3_ADDRESS,
   TEST_USDC,
@@ -28,6 +30,7 @@ export { createX402Facilitator } from './facilitator.js';
 export {
   DEV_PAYER_START_BALANCE,
   type PaymentStack,
+  type PaymentStackInfo,
   type PaymentStackOptions,
   startPaymentStack,
 } from './stack.js';

@@ -42,6 +42,21 @@ export interface PaymentStackOptions {
   readonly onError?: FacilitatorAppOptions['onError'];
 }
 
+/** Where a running stack is and what it pays with: all of it plain data, for another process. */
+export type PaymentStackInfo = Pick<
+  PaymentStack,
+  | 'rpcUrl'
+  | 'facilitatorUrl'
+  | 'network'
+  | 'networkV1'
+  | 'chainId'
+  | 'asset'
+  | 'extra'
+  | 'payTo'
+  | 'payer'
+  | 'facilitatorAddress'
+>;
+
 /** A running development payment stack: a local chain with test USDC and a facilitator. */
 export interface PaymentStack {
   /** The chain's HTTP JSON-RPC URL, for other processes. */
@@ -75,7 +90,7 @@ export interface PaymentStack {
 
 /**
  * Start the development payment stack: a fresh local chain (chain id 8453), the test USDC
- * token at `DEV_TOKEN_ADDRESS` with Multicall3 beside it, the payer funded, and the
+ * token at `DEV_TOKEN_ADDRESS` (USDC's address on Base) with Multicall3 beside it, the payer funded, and the
  * facilitator HTTP API on the official x402 facilitator code. Everything listens on
  * 127.0.0.1 (free ports unless given). Development and tests only.
  *

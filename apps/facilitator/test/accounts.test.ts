@@ -7,7 +7,7 @@ import {
   DEV_MNEMONIC,
   DEV_PAY_TO,
   DEV_PAYER,
-  DEV_TOKEN_ADDRESS,
+  DEV_TOKEN_DEPLOYMENT_ADDRESS,
 } from '../src/index.js';
 
 describe('development accounts', () => {
@@ -25,7 +25,9 @@ describe('development accounts', () => {
     expect(DEV_PAY_TO).toBe(mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 3 }).address);
   });
 
-  test("DEV_TOKEN_ADDRESS is the deployer's first contract (nonce 0)", () => {
-    expect(DEV_TOKEN_ADDRESS).toBe(getContractAddress({ from: DEV_DEPLOYER.address, nonce: 0n }));
+  test("DEV_TOKEN_DEPLOYMENT_ADDRESS is the deployer's first contract (nonce 0)", () => {
+    expect(DEV_TOKEN_DEPLOYMENT_ADDRESS).toBe(
+      getContractAddress({ from: DEV_DEPLOYER.address, nonce: 0n }),
+    );
   });
 });

@@ -14,6 +14,7 @@ test('the public exports are exactly these', () => {
     'DEV_PAY_TO',
     'DEV_TOKEN_ADDRESS',
     'DEV_TOKEN_DECIMALS',
+    'DEV_TOKEN_DEPLOYMENT_ADDRESS',
     'DEV_TOKEN_EIP712',
     'MULTICALL3_ADDRESS',
     'TEST_USDC',

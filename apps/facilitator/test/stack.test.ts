@@ -1,3 +1,4 @@
+import { findDefaultAsset } from '@x402/evm';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -7,6 +8,7 @@ import {
   DEV_PAYER,
   DEV_PAYER_START_BALANCE,
   DEV_TOKEN_ADDRESS,
+  DEV_TOKEN_DEPLOYMENT_ADDRESS,
   devChain,
   type PaymentStack,
   startPaymentStack,
@@ -39,18 +41,34 @@ describe('startPaymentStack', () => {
     expect(stack.facilitatorUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  test('deploys the token at DEV_TOKEN_ADDRESS in the deployer’s first transaction', async () => {
+  test('deploys the token in the deployer’s first transaction and moves it to USDC’s address', async () => {
     const client = stack.chain.publicClient;
     const deployment = await client.getTransactionReceipt({
       hash: (await client.getBlock({ blockNumber: 1n })).transactions[0]!,
     });
     expect(deployment.from.toLowerCase()).toBe(DEV_DEPLOYER.address.toLowerCase());
-    expect(deployment.contractAddress?.toLowerCase()).toBe(DEV_TOKEN_ADDRESS.toLowerCase());
+    expect(deployment.contractAddress?.toLowerCase()).toBe(
+      DEV_TOKEN_DEPLOYMENT_ADDRESS.toLowerCase(),
+    );
     // The deployed code differs from the artifact's only in the immutable `minter`, filled in
-    // at deployment.
+    // at deployment; it now lives at USDC's address on Base alone.
+    expect(DEV_TOKEN_ADDRESS).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
     expect(await client.getCode({ address: DEV_TOKEN_ADDRESS })).toHaveLength(
       TEST_USDC.deployedBytecode.length,
     );
+    expect(await client.getCode({ address: DEV_TOKEN_DEPLOYMENT_ADDRESS })).toBeUndefined();
+    expect(
+      await client.readContract({
+        address: DEV_TOKEN_ADDRESS,
+        abi: TEST_USDC.abi,
+        functionName: 'minter',
+      }),
+    ).toBe(DEV_DEPLOYER.address);
+  });
+
+  test('is the default USDC of the official x402 client on eip155:8453, EIP-712 domain and all', () => {
+    const usdc = findDefaultAsset(DEV_TOKEN_ADDRESS, 'eip155:8453');
+    expect(usdc).toMatchObject({ symbol: 'USDC', decimals: 6, ...stack.extra });
   });
 
   test('funds the payer with 1,000 test USDC and nobody else', async () => {

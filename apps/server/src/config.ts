@@ -109,7 +109,7 @@ export interface PaymentConfig {
 }
 
 /**
- * The ports of the development payment stack, which `pnpm start` runs in-process when no
+ * The ports of the development payment stack, which `pnpm start` runs beside it when no
  * facilitator is configured. Null is the default port ({@link DEFAULT_LOCAL_CHAIN_PORT},
  * {@link DEFAULT_LOCAL_FACILITATOR_PORT}), or a free one when that is taken; a number is
  * that port (0: a free one), and a taken one is a start-up error.
@@ -139,17 +139,19 @@ export const LOCAL_PAYMENTS_NETWORK = 'eip155:8453';
 export const DEFAULT_FACILITATOR_TIMEOUT_MS = 15_000;
 
 /**
- * The development chain's test token: the local stack deploys it from a fixed account
- * at nonce 0, so its address is the same on every start. A payment in it is worth
- * nothing, so production refuses it as `X402_ASSET`.
+ * Where the development chain's test token is: USDC's address on Base, so that the
+ * official x402 clients pay it as shipped (it is one of their default assets). Only the
+ * local chain of the development payment stack has the test token there; everywhere
+ * else this address is real USDC, so the address alone does not make a payment test
+ * money: the local stack does (see `testnet` in {@link loadConfig}).
  */
-export const DEV_TOKEN_ADDRESS = '0xAAFc735aed381b3E35547cBdA8477E130720689B';
+export const DEV_TOKEN_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
   /**
    * Token addresses of development chains: the terms say `testnet` for them, and
-   * production refuses them. Default: {@link DEV_TOKEN_ADDRESS}.
+   * production refuses them. Default: none.
    */
   readonly developmentAssets?: readonly string[];
 }
@@ -259,10 +261,12 @@ export function loadConfig(
   if (nodeEnv !== 'production' && facilitatorUrl === null) {
     problems.push(...localPaymentsConflicts(env));
   }
-  const developmentAssets = (options.developmentAssets ?? [DEV_TOKEN_ADDRESS]).map((a) =>
-    a.toLowerCase(),
-  );
-  const testnet = developmentAssets.includes(asset.toLowerCase());
+  const developmentAssets = (options.developmentAssets ?? []).map((a) => a.toLowerCase());
+  // Test money: a development token, or a facilitator on this machine outside production
+  // (a local payment stack; `withLocalPayments` says so for the one `start` runs).
+  const testnet =
+    developmentAssets.includes(asset.toLowerCase()) ||
+    (nodeEnv !== 'production' && facilitatorUrl !== null && isLoopbackUrl(facilitatorUrl));
   const enterprisePerMinute = integer(
     env.ENTERPRISE_PER_MINUTE,
     3000,
@@ -433,7 +437,7 @@ function billingConfig(env: NodeJS.ProcessEnv, problems: string[]): BillingConfi
 
 /**
  * Whether the service runs the development payment stack (a local chain, its test token
- * and a facilitator) in its own process: outside production, when no facilitator is
+ * and a facilitator) as its child process: outside production, when no facilitator is
  * configured. Production requires `FACILITATOR_URL`, so it never does.
  */
 export function usesLocalPayments(config: Config): boolean {
@@ -450,7 +454,7 @@ function localPaymentsConflicts(env: NodeJS.ProcessEnv): string[] {
   const asset = nonEmpty(env.X402_ASSET);
   if (asset !== null && asset.toLowerCase() !== DEV_TOKEN_ADDRESS.toLowerCase()) {
     problems.push(
-      `X402_ASSET is \`${asset}\`, but without FACILITATOR_URL payments go to the local facilitator, which settles only its test token \`${DEV_TOKEN_ADDRESS}\`: set FACILITATOR_URL too, or unset X402_ASSET`,
+      `X402_ASSET is \`${asset}\`, but without FACILITATOR_URL payments go to the local facilitator, which settles only its test token (at USDC's address, \`${DEV_TOKEN_ADDRESS}\`): set FACILITATOR_URL too, or unset X402_ASSET`,
     );
   }
   const network = nonEmpty(env.X402_NETWORK);

@@ -3,8 +3,8 @@
  * the development wallet, show the settlement and the result, and verify the result's
  * receipt offline against the key the service pins. A development tool: it runs from
  * source (`node --conditions=@storefront/source --import tsx`), is not part of the
- * server's build, and pays only the development chain's test token or USDC (at most $1
- * a call, the x402 client's default).
+ * server's build, and pays as the official client does by default: only USDC, at most $1
+ * a call (on the development chain, its test token at USDC's address).
  *
  * Usage: pnpm pay <url> [--out FILE]   (PAYER_PRIVATE_KEY: another payer than the development wallet)
  * Exit status: 0 paid (or free) and the receipt verified, 1 the call failed, 2 bad usage,
@@ -21,7 +21,7 @@ import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
-import { BASE_USDC, DEV_TOKEN_ADDRESS, LOCAL_PAYMENTS_NETWORK } from './config.js';
+import { BASE_USDC, LOCAL_PAYMENTS_NETWORK } from './config.js';
 
 /** Exit status of `pnpm pay`. */
 const PAY_EXIT = { ok: 0, failed: 1, usage: 2, receiptInvalid: 3 } as const;
@@ -68,7 +68,8 @@ async function pay(argv: readonly string[], env: NodeJS.ProcessEnv, io: PayIo): 
       return PAY_EXIT.ok;
     }
     const { url, out } = argsOf(argv);
-    const client = payingClient(payerKey(env));
+    const key = payerKey(env);
+    const client = payingClient(key);
     // What the client paid, told by its hook (the 402 itself stays inside the client).
     const paid: { terms: PaymentRequirements | null } = { terms: null };
     client.onAfterPaymentCreation(async (context) => {
@@ -82,7 +83,9 @@ async function pay(argv: readonly string[], env: NodeJS.ProcessEnv, io: PayIo): 
       }),
     );
     const body = await jsonOf(response);
-    if (paid.terms !== null) io.stdout(`paid      ${payment(paid.terms)}`);
+    if (paid.terms !== null) {
+      io.stdout(`paid      ${payment(paid.terms, key === DEV_PAYER.privateKey)}`);
+    }
     io.stdout(`status    ${response.status} ${response.statusText}`.trimEnd());
     if (!response.ok) throw new PayError(failure(response, body, paid.terms !== null));
 
@@ -160,16 +163,13 @@ function payerKey(env: NodeJS.ProcessEnv): `0x${string}` {
 }
 
 /**
- * The official x402 client paying with `key` on EVM chains. The client pays only the
- * assets it knows (USDC, at most $1 a payment) unless told otherwise; the development
- * chain's test token is added, and nothing else.
+ * The official x402 client paying with `key` on EVM chains, as shipped: it pays only the
+ * assets it knows (USDC, at most $1 a payment). The development chain's test token sits
+ * at USDC's address, so it needs no exception.
  */
 function payingClient(key: `0x${string}`): x402Client {
   const client = new x402Client();
   registerExactEvmScheme(client, { signer: toClientEvmSigner(privateKeyToAccount(key)) });
-  client.setSpendControls({
-    allowedAssets: [{ network: LOCAL_PAYMENTS_NETWORK, asset: DEV_TOKEN_ADDRESS }],
-  });
   return client;
 }
 
@@ -246,15 +246,15 @@ function settlementOf(response: Response): SettleResponse | null {
   }
 }
 
-/** What was paid, as the terms said: amount, token, chain and payee. */
-function payment(terms: PaymentRequirements): string {
-  const asset = terms.asset.toLowerCase();
-  const token =
-    asset === DEV_TOKEN_ADDRESS.toLowerCase()
-      ? 'test USDC'
-      : asset === BASE_USDC.toLowerCase()
-        ? 'USDC'
-        : null;
+/**
+ * What was paid, as the terms said: amount, token, chain and payee. The development
+ * wallet holds test USDC only (its key is public), so what it pays is named so.
+ */
+function payment(terms: PaymentRequirements, developmentWallet: boolean): string {
+  const usdc =
+    terms.network === LOCAL_PAYMENTS_NETWORK &&
+    terms.asset.toLowerCase() === BASE_USDC.toLowerCase();
+  const token = usdc ? (developmentWallet ? 'test USDC' : 'USDC') : null;
   const amount =
     token === null
       ? `${terms.amount} units of ${terms.asset}`

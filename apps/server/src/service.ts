@@ -1,8 +1,9 @@
 import { type Config, loadConfig, usesLocalPayments } from './config.js';
 import {
   type LocalPayments,
-  type PaymentStackModule,
-  startLocalPayments,
+  type LocalPaymentsLaunch,
+  type LocalPaymentsOptions,
+  launchLocalPayments,
   withLocalPayments,
 } from './local-payments.js';
 import { type RunningServer, type StartOptions, startServer } from './server.js';
@@ -12,7 +13,7 @@ export interface Service {
   /** The configuration the server runs with (the local stack's terms when it runs one). */
   readonly config: Config;
   readonly server: RunningServer;
-  /** The development payment stack, or null when a facilitator is configured. */
+  /** The development payment stack (a child process), or null when a facilitator is configured. */
   readonly payments: LocalPayments | null;
   /** Stop the server, then the payment stack it settles on. Safe to call twice. */
   close(): Promise<void>;
@@ -22,35 +23,40 @@ export interface Service {
 export interface ServiceOptions extends StartOptions {
   /** Where a relative `DATA_DIR` is resolved. Default: the current directory. */
   readonly cwd?: string;
-  /** Loads the payment stack's module (tests watch it). Default: the real one. */
-  readonly loadPaymentStack?: () => Promise<PaymentStackModule>;
+  /** Starts the payment stack's process (tests watch it). Default: {@link launchLocalPayments}. */
+  readonly launchPayments?: typeof launchLocalPayments;
+  /** Options of the payment stack's process (tests point it at another script). */
+  readonly payments?: LocalPaymentsOptions;
 }
 
 /**
  * `main`'s start-up: read the configuration (refusing a bad one before anything runs),
- * start the development payment stack when the service uses it (outside production, no
- * `FACILITATOR_URL`) and take its terms, then start the server. A server that fails to
- * start takes the stack down with it.
+ * start the development payment stack's process when the service uses it (outside
+ * production, no `FACILITATOR_URL`) and take its terms, and start the server meanwhile:
+ * the server answers (`/healthz`) while the chain still starts. Resolves once both run;
+ * when either fails to start, the other is stopped and the failure is thrown.
  */
 export async function startService(
   env: NodeJS.ProcessEnv = process.env,
   options: ServiceOptions = {},
 ): Promise<Service> {
-  const { cwd, loadPaymentStack, ...serverOptions } = options;
+  const { cwd, launchPayments = launchLocalPayments, payments: stackOptions, ...rest } = options;
   const loaded = loadConfig(env, cwd);
-  const payments = usesLocalPayments(loaded)
-    ? await startLocalPayments(loaded.localPayments, {
-        ...(loadPaymentStack === undefined ? {} : { load: loadPaymentStack }),
-      })
+  const launch: LocalPaymentsLaunch | null = usesLocalPayments(loaded)
+    ? await launchPayments(loaded.localPayments, stackOptions)
     : null;
-  const config = payments === null ? loaded : withLocalPayments(loaded, payments.stack);
-  let server: RunningServer;
-  try {
-    server = await startServer(config, serverOptions);
-  } catch (error) {
-    await payments?.stack.close().catch(() => {});
-    throw error;
+  const config = launch === null ? loaded : withLocalPayments(loaded, launch.terms);
+  const [started, stack] = await Promise.allSettled([
+    startServer(config, rest),
+    launch === null ? null : launch.ready,
+  ]);
+  if (started.status === 'rejected' || stack.status === 'rejected') {
+    await launch?.stop().catch(() => {});
+    if (started.status === 'fulfilled') await started.value.close().catch(() => {});
+    throw started.status === 'rejected' ? started.reason : (stack as PromiseRejectedResult).reason;
   }
+  const server = started.value;
+  const payments = stack.value;
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -71,8 +77,8 @@ const EXAMPLE_CALL = '/buy/notarize?content=hello';
 
 /**
  * What `main` prints once the service runs: its address and, with the local payment
- * stack, where the stack is, what the development payer holds, and the two commands
- * that show a 402 and then pay it.
+ * stack, where the stack is, the development payer (address, holding and its public
+ * private key, for any x402 client), and the two commands that show a 402 and then pay it.
  */
 export async function startupLines(service: Service): Promise<string[]> {
   const { server, payments, config } = service;
@@ -87,9 +93,10 @@ export async function startupLines(service: Service): Promise<string[]> {
     'x402 payments on a local chain (development only: test USDC, never real money)',
     `  facilitator  ${stack.facilitatorUrl}`,
     `  chain RPC    ${stack.rpcUrl}  (chain id ${stack.chainId})`,
-    `  token        ${stack.asset}  (test USDC)`,
+    `  token        ${stack.asset}  (test USDC at USDC's address, on the local chain only)`,
     `  payee        ${config.payment.payTo}`,
-    `  payer        ${stack.payer.address}  holds ${usdc(held)} (development wallet)`,
+    `  payer        ${stack.payer.address}  holds ${usdc(held)} (test money, development wallet)`,
+    `  payer key    ${stack.payer.privateKey}  (public development key: PAYER_PRIVATE_KEY for any x402 client)`,
     ...notes.map((note) => `  note: ${note}`),
     'Try it:',
     `  curl -i '${example}'   # 402: the payment terms`,

@@ -150,23 +150,28 @@ describe('loadConfig', () => {
     expect(config.payment.legacyNetworkNames).toBe(expected);
   });
 
-  it('says testnet when the asset is a development token, in any case', () => {
-    expect(loadConfig({ X402_ASSET: DEV_TOKEN_ADDRESS.toLowerCase() }, '/').payment.testnet).toBe(
-      true,
-    );
+  it('says testnet for a development token, in any case, or a facilitator on loopback outside production', () => {
     const other = `0x${'5'.repeat(40)}`;
     const facilitator = { FACILITATOR_URL: 'https://facilitator.example' };
     expect(loadConfig({ ...facilitator, X402_ASSET: other }, '/').payment.testnet).toBe(false);
+    const dev = `0x${'ab'.repeat(20)}`;
     expect(
-      loadConfig({ ...facilitator, X402_ASSET: other }, '/', { developmentAssets: [other] }).payment
-        .testnet,
+      loadConfig({ ...facilitator, X402_ASSET: dev }, '/', {
+        developmentAssets: [`0x${'AB'.repeat(20)}`],
+      }).payment.testnet,
     ).toBe(true);
+    // The test token sits at USDC's address: the address alone is real USDC.
+    expect(loadConfig({ ...facilitator, X402_ASSET: DEV_TOKEN_ADDRESS }, '/').payment.testnet).toBe(
+      false,
+    );
+    const local = { FACILITATOR_URL: 'http://127.0.0.1:4021', X402_ASSET: DEV_TOKEN_ADDRESS };
+    expect(loadConfig(local, '/').payment.testnet).toBe(true);
   });
 
   it('refuses terms the local payment stack cannot settle when it is the facilitator', () => {
     const other = `0x${'5'.repeat(40)}`;
     expect(() => loadConfig({ X402_ASSET: other }, '/')).toThrow(
-      /X402_ASSET is `0x5{40}`, but without FACILITATOR_URL payments go to the local facilitator, which settles only its test token `0xAAFc735aed381b3E35547cBdA8477E130720689B`/,
+      /X402_ASSET is `0x5{40}`, but without FACILITATOR_URL payments go to the local facilitator, which settles only its test token \(at USDC's address, `0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913`\)/,
     );
     expect(() => loadConfig({ X402_NETWORK: 'eip155:84532' }, '/')).toThrow(
       /X402_NETWORK is `eip155:84532`, but without FACILITATOR_URL payments go to the local chain, `eip155:8453`/,
@@ -268,14 +273,15 @@ describe('loadConfig', () => {
   );
 
   it('refuses a development token as the asset in production, from the list it is given', () => {
-    expect(() => loadConfig({ ...production, X402_ASSET: DEV_TOKEN_ADDRESS }, '/')).toThrow(
-      /X402_ASSET `0xAAFc.*` is the development chain's test token/,
-    );
     const local = `0x${'7'.repeat(40)}`;
     expect(() =>
       loadConfig({ ...production, X402_ASSET: local }, '/', { developmentAssets: [local] }),
     ).toThrow(/is the development chain's test token/);
     expect(loadConfig({ ...production, X402_ASSET: local }, '/').payment.asset).toBe(local);
+    // USDC's address is real USDC in production, where the local stack never runs.
+    expect(loadConfig({ ...production, X402_ASSET: DEV_TOKEN_ADDRESS }, '/').payment).toMatchObject(
+      { asset: DEV_TOKEN_ADDRESS, testnet: false },
+    );
   });
 
   it('accepts a complete production configuration', () => {

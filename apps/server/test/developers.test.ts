@@ -4,7 +4,7 @@ import { dollars } from '../src/doors/x402/terms.js';
 import { escapeHtml } from '../src/pages/html.js';
 import { PAGE_CSP } from '../src/pages/layout.js';
 import { REGISTRY } from '../src/registry/index.js';
-import { developersPage } from '../src/routes/developers.js';
+import { developersPage, developmentPayer } from '../src/routes/developers.js';
 import { decodeHtml as decode, testApp } from './helpers.js';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -121,6 +121,42 @@ describe('GET /developers', () => {
     });
     expect(live).not.toContain('takes no x402 payments yet');
   });
+});
+
+describe('the development payer on /developers', () => {
+  it('is shown with its key in development, when the payments are test money', () => {
+    const payment = testMoney();
+    const payer = developmentPayer({ config: { ...t.deps.config, env: 'development', payment } });
+    expect(payer).not.toBeNull();
+    const html = developersPage({ ...pageInput(), devPayer: payer });
+    expect(textOf(html, 'dev-payer-key')).toBe(
+      `PAYER_PRIVATE_KEY=${payer?.privateKey} node pay.mjs`,
+    );
+    expect(decode(html)).toContain('Development only: test money.');
+  });
+
+  it('is never shown in production, nor where the payments are real USDC', () => {
+    const payment = testMoney();
+    expect(
+      developmentPayer({ config: { ...t.deps.config, env: 'production', payment } }),
+    ).toBeNull();
+    expect(
+      developmentPayer({
+        config: { ...t.deps.config, env: 'development', payment: { ...payment, testnet: false } },
+      }),
+    ).toBeNull();
+    expect(page).not.toContain('dev-payer');
+    expect(page).not.toContain('PAYER_PRIVATE_KEY=0x');
+  });
+
+  /** The test app's payment terms, as test money. */
+  function testMoney() {
+    return { ...t.deps.config.payment, testnet: true };
+  }
+
+  function pageInput() {
+    return { base, version: '1', x402: true, sandboxCalls: 100, routes: REGISTRY };
+  }
 });
 
 describe('developersPage', () => {

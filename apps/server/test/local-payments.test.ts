@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
@@ -11,7 +11,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, DEV_TOKEN_ADDRESS, loadConfig, usesLocalPayments } from '../src/config.js';
-import { choosePort, withLocalPayments } from '../src/local-payments.js';
+import { choosePort, launchLocalPayments, withLocalPayments } from '../src/local-payments.js';
 import { type Service, startService, startupLines, usdc } from '../src/service.js';
 import { DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 
@@ -88,9 +88,12 @@ describe('the start-up with no configuration', () => {
     await dropSchema(schema);
   });
 
-  it('runs the local payment stack and takes its terms: test token, its payee, its facilitator', () => {
+  it('runs the local payment stack in its own process and takes its terms: test token, its payee, its facilitator', () => {
     const stack = service.payments?.stack;
     expect(stack).toBeDefined();
+    expect(stack?.pid).toBeGreaterThan(0);
+    expect(stack?.pid).not.toBe(process.pid);
+    expect(() => process.kill(stack?.pid as number, 0)).not.toThrow();
     expect(service.config.payment).toMatchObject({
       network: 'eip155:8453',
       asset: DEV_TOKEN_ADDRESS,
@@ -136,7 +139,8 @@ describe('the start-up with no configuration', () => {
       `chain RPC    ${stack?.rpcUrl}`,
       `token        ${DEV_TOKEN_ADDRESS}`,
       `payee        ${DEV_PAY_TO}`,
-      `payer        ${DEV_PAYER.address}  holds `,
+      `payer        ${DEV_PAYER.address}  holds 1000.00 USDC (test money, development wallet)`,
+      `payer key    ${DEV_PAYER.privateKey}  (public development key`,
       `curl -i '${example}'`,
       `npx -y pnpm@10.34.9 pay '${example}'`,
     ]) {
@@ -219,11 +223,56 @@ describe('the start-up with no configuration', () => {
     expect(run.stdout).not.toContain('paid ');
   });
 
-  it('stops the server, then the stack', async () => {
+  it('stops the server, then the stack and its process', async () => {
     const facilitator = service.config.payment.facilitatorUrl as string;
+    const pid = service.payments?.stack.pid as number;
     await service.close();
     await expect(fetch(`${service.server.url}/healthz`)).rejects.toThrow();
     await expect(fetch(`${facilitator}/supported`)).rejects.toThrow();
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe('a payment stack that cannot start', () => {
+  /** A child script that says why on stderr and exits 3, as a failing chain would. */
+  function failingEntry(): { file: string; execArgv: string[] } {
+    const file = join(tempDir('storefront-broken-stack-'), 'child.mjs');
+    writeFileSync(
+      file,
+      "process.stderr.write('chain: cannot allocate the state\\n');\nprocess.exit(3);\n",
+    );
+    return { file, execArgv: [] };
+  }
+
+  it('is a clear start-up error with what the stack said, and the server started meanwhile is stopped', async () => {
+    const port = await closedPort();
+    const own = uniqueSchema();
+    try {
+      await expect(
+        startService(bareEnv({ PORT: String(port) }), {
+          schema: own,
+          logger: pino({ level: 'silent' }),
+          payments: { entry: failingEntry() },
+        }),
+      ).rejects.toThrow(
+        /^the development payment stack did not start: its process exited \(code 3\) before it was ready\nchain: cannot allocate the state$/,
+      );
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    } finally {
+      await dropSchema(own);
+    }
+  });
+
+  it('says how to build it when its script is missing', async () => {
+    const missing = join(tempDir('storefront-unbuilt-'), 'dist', 'child.js');
+    await expect(
+      launchLocalPayments(
+        { chainPort: 0, facilitatorPort: 0 },
+        { entry: { file: missing, execArgv: [] } },
+      ),
+    ).rejects.toThrow(
+      /is not built \(.*dist\/child\.js is missing\): run `npx -y pnpm@10\.34\.9 build`/,
+    );
   });
 });
 
@@ -249,13 +298,13 @@ describe('`pnpm pay` failures', () => {
 
 describe('production', () => {
   it('never starts the payment stack: the configuration is refused first', async () => {
-    const load = vi.fn(async () => import('@storefront/facilitator'));
+    const launch = vi.fn(launchLocalPayments);
     const env = bareEnv({ NODE_ENV: 'production' });
-    await expect(startService(env, { loadPaymentStack: load })).rejects.toThrow(ConfigError);
-    await expect(startService(env, { loadPaymentStack: load })).rejects.toThrow(
+    await expect(startService(env, { launchPayments: launch })).rejects.toThrow(ConfigError);
+    await expect(startService(env, { launchPayments: launch })).rejects.toThrow(
       /FACILITATOR_URL is required in production/,
     );
-    expect(load).not.toHaveBeenCalled();
+    expect(launch).not.toHaveBeenCalled();
   });
 
   it('does not use the local stack even with a facilitator set', () => {

@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -101,13 +103,50 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   };
 }
 
+/**
+ * PGlite's start parameters with PostgreSQL's buffer cache at 16 MB instead of 128 MB:
+ * the cache lives in PGlite's WebAssembly memory, in the service's process, and a
+ * development database of a few thousand rows fits in 16 MB (docs/decisions.md,
+ * "Idle memory and start-up").
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   let dir: string | undefined;
   if (options.dataDir !== null) {
     dir = join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
   }
-  return pgliteDatabase(dir === undefined ? new PGlite() : new PGlite(dir), options.schema);
+  const settings = { startParams: PGLITE_START_PARAMS };
+  return pgliteDatabase(
+    dir === undefined ? new PGlite(settings) : new PGlite(dir, settings),
+    options.schema,
+  );
+}
+
+/**
+ * Create a PGlite data directory in a short-lived Node process: `initdb` grows PGlite's
+ * memory to about 800 MB, which a process keeps once it has it, so the service's
+ * process never runs it and opens the finished directory instead.
+ */
+function initPgliteDir(dir: string): Promise<void> {
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script =
+    'const { PGlite } = require(process.argv[1]);' +
+    'const db = new PGlite(process.argv[2]);' +
+    'db.waitReady.then(() => db.close()).then(() => process.exit(0), (error) => {' +
+    ' process.stderr.write(String(error && error.message || error)); process.exit(1); });';
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script, pglite, dir], (error, _stdout, stderr) => {
+      if (error === null) return resolve();
+      reject(
+        new Error(
+          `could not create the embedded database in ${dir}: ${stderr.trim() || error.message}`,
+        ),
+      );
+    });
+  });
 }
 
 /**

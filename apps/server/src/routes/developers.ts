@@ -1,3 +1,4 @@
+import { DEV_PAYER } from '@storefront/facilitator/accounts';
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { DEV_SUBSCRIPTION_ACTIONS, type DevSubscriptionAction } from '../billing/dev-events.js';
@@ -18,12 +19,23 @@ import type { AnyRoute } from '../registry/types.js';
 import { x402Live } from './discovery.js';
 import { MCP_WELL_KNOWN } from './mcp-discovery.js';
 
+/** The development wallet: its address and its (public) key. */
+export interface DevPayer {
+  readonly address: string;
+  readonly privateKey: string;
+}
+
 /** What the page is rendered from. */
 export interface DevelopersInput {
   readonly base: string;
   readonly version: string;
   /** Whether the deployment takes x402 payments (a facilitator is configured). */
   readonly x402: boolean;
+  /**
+   * The development payer, funded with test USDC on the local chain, whose key the page
+   * shows; null (production, real USDC) shows none.
+   */
+  readonly devPayer?: DevPayer | null;
   /** Free calls a sandbox key includes. */
   readonly sandboxCalls: number | null;
   readonly routes: readonly AnyRoute[];
@@ -73,6 +85,17 @@ registerExactEvmScheme(client, {
 });
 const res = await wrapFetchWithPayment(fetch, client)('${sample}');
 console.log(res.status, await res.json());`;
+}
+
+/**
+ * Development only: the funded development wallet and its public key, to run the snippet
+ * as is. The test USDC sits at USDC's address on the local chain, so the official client
+ * pays it with its default settings; it is test money.
+ */
+function devPayerNote(payer: DevPayer | null): Html | null {
+  if (payer == null) return null;
+  return html`<div class="note" id="dev-payer"><p><strong>Development only: test money.</strong> This deployment settles on a local chain whose test USDC sits at USDC's address, worth nothing. The development wallet <code>${payer.address}</code> is funded with 1,000 test USDC at each start; its key is public:</p>
+<pre><code id="dev-payer-key">PAYER_PRIVATE_KEY=${payer.privateKey} node pay.mjs</code></pre></div>`;
 }
 
 /** The whole `/developers` page. Every value is escaped; scripts only enhance it. */
@@ -142,9 +165,9 @@ ${x402Note}
 <pre><code>curl -i '${sample}'</code></pre>
 <p>From a checkout of the repository, <code>pay</code> makes one paid call with the official x402 client and checks the receipt:</p>
 <pre><code>npx -y pnpm@10.34.9 pay '${sample}'</code></pre>
-<p>In your own code, with the official client (<code>@x402/fetch</code>, <code>@x402/evm</code>, <code>@x402/core</code> and <code>viem</code>):</p>
+<p>In your own code, with the official client (<code>@x402/fetch</code>, <code>@x402/evm</code>, <code>@x402/core</code> and <code>viem</code>), saved as <code>pay.mjs</code>:</p>
 <pre><code id="x402-client">${x402Snippet(sample)}</code></pre>
-
+${devPayerNote(input.devPayer ?? null)}
 <h2 id="mcp">3. From an MCP client</h2>
 <p>The MCP endpoint is <code>${base}${MCP_PATH}</code> (Streamable HTTP, JSON answers, no session). Every paid route is a tool of the same name; listing tools is free, a tool call needs a key in <code>Authorization</code> and costs the route's price.</p>
 <p>Config for Claude Code, Cursor and other clients that read <code>mcpServers</code>:</p>
@@ -179,6 +202,15 @@ ${link(`${base}/catalog`, '/catalog', 'every route with its parameters, prices, 
   );
 }
 
+/**
+ * The development payer the page shows: outside production, when the payments are test
+ * money (the local payment stack); never in production.
+ */
+export function developmentPayer(deps: Pick<AppDeps, 'config'>): DevPayer | null {
+  const { env, payment } = deps.config;
+  return env !== 'production' && payment.testnet ? DEV_PAYER : null;
+}
+
 /** `GET /developers`: how to call the service three ways; `?upgraded=<tier>` after checkout. */
 export function developerRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -187,6 +219,7 @@ export function developerRoutes(deps: AppDeps): Router {
     base: deps.config.publicBaseUrl,
     version: deps.version,
     x402: x402Live(deps),
+    devPayer: developmentPayer(deps),
     sandboxCalls: plans.sandbox.included,
     routes: REGISTRY,
   };
