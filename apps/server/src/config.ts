@@ -301,7 +301,7 @@ export function loadConfig(
       problems,
     ),
     heapMb: integer(env.PRODUCT_HEAP_MB, 96, 64, 16_384, 'PRODUCT_HEAP_MB', problems),
-    idleMs: integer(env.PRODUCT_IDLE_MS, 5_000, 100, 3_600_000, 'PRODUCT_IDLE_MS', problems),
+    idleMs: integer(env.PRODUCT_IDLE_MS, 60_000, 100, 3_600_000, 'PRODUCT_IDLE_MS', problems),
   };
   const callDeadlineMs = integer(
     env.CALL_DEADLINE_MS,

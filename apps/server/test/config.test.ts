@@ -39,7 +39,7 @@ describe('loadConfig', () => {
         threads: defaultProductThreads(availableParallelism()),
         deadlineMs: 10_000,
         heapMb: 96,
-        idleMs: 5000,
+        idleMs: 60_000,
       },
       callDeadlineMs: 5500,
       localPayments: { chainPort: null, facilitatorPort: null },

@@ -25,7 +25,7 @@ export interface ProductPoolOptions {
   readonly heapMb: number;
   /**
    * A thread idle this long is stopped; threads start again on demand. Absent, threads
-   * once started are kept (the server passes `PRODUCT_IDLE_MS`, 5 s by default).
+   * once started are kept (the server passes `PRODUCT_IDLE_MS`, 60 s by default).
    */
   readonly idleMs?: number;
   /** A thread whose heap has grown by more than this (MB) during a task is replaced after it ({@link RECYCLE_GROWTH_MB}). */
