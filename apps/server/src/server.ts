@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSigner, type Signer } from '@storefront/attest';
 import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
@@ -113,6 +113,14 @@ export async function startServer(
     // characters, up to 12 bytes each when percent-encoded, so Node's 16 KiB default
     // header limit would refuse lengths the spec allows.
     const server = createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES });
+    // A request that arrives while the rest of the start runs (a health check polling
+    // the port) waits for the app rather than going unanswered.
+    let handle: RequestListener | null = null;
+    const early: Array<() => void> = [];
+    server.on('request', (req, res) => {
+      if (handle !== null) handle(req, res);
+      else early.push(() => handle?.(req, res));
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {
@@ -181,7 +189,7 @@ export async function startServer(
     // Requests being answered, so a drain knows when the last one has ended.
     let active = 0;
     let idle: (() => void) | null = null;
-    server.on('request', (req, res) => {
+    handle = (req, res) => {
       active += 1;
       // A draining instance answers on a connection it then closes.
       if (draining) res.setHeader('Connection', 'close');
@@ -190,7 +198,8 @@ export async function startServer(
         if (active === 0) idle?.();
       });
       app(req, res);
-    });
+    };
+    for (const waiting of early.splice(0)) waiting();
 
     // Release reservations and x402 payments a crashed instance left behind, now and
     // every half minute (a payment once its authorization has expired), record what the
