@@ -9,11 +9,20 @@
  * differ or when its `dist` no longer holds exactly what was written. The build is the
  * package's own tsup config, so the JavaScript is the same bytes `pnpm build` ships; only
  * the type declarations (`dts`), which nothing needs at run time and which take most of
- * a full build, are left to `pnpm build`. Declarations already in `dist` are kept.
+ * a full build, are left to `pnpm build`. Declarations already in `dist` are kept. An
+ * app's inputs also take in the libraries' outputs, since the server's `main` bundles them.
  * Usage: node --import tsx scripts/build-changed.ts
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -77,8 +86,8 @@ function sameOutputs(a: Record<string, string>, b: Record<string, string>): bool
 }
 
 /**
- * Workspace packages with a build, in any order: each bundle leaves its workspace
- * dependencies external, so none needs another's `dist` to build.
+ * Workspace packages with a build: the libraries (`packages/`) first, then the apps,
+ * whose builds may bundle the libraries' `dist` (the server's `main`).
  */
 function packagesToBuild(): string[] {
   const dirs: string[] = [];
@@ -102,31 +111,39 @@ function packagesToBuild(): string[] {
 
 const started = Date.now();
 const built: string[] = [];
+// The libraries' outputs so far: an app's inputs include them, since its build may bundle them.
+let libraries = '';
 mkdirSync(cacheDir, { recursive: true });
 try {
   for (const dir of packagesToBuild()) {
     const name = relative(root, dir);
+    const library = name.startsWith('packages/');
     const stampFile = join(cacheDir, `${name.replaceAll('/', '+')}.json`);
-    const inputs = inputsHash(dir);
+    const inputs = library ? inputsHash(dir) : sha256(`${inputsHash(dir)}\n${sha256(libraries)}`);
     const stamp = readStamp(stampFile);
-    if (stamp?.inputs === inputs && sameOutputs(stamp.outputs, outputs(dir))) continue;
+    if (stamp?.inputs === inputs && sameOutputs(stamp.outputs, outputs(dir))) {
+      if (library) libraries += `${name}\0${JSON.stringify(stamp.outputs)}\n`;
+      continue;
+    }
     // tsup is loaded only when something is built: an up-to-date start stays quick.
     const { build } = await import('tsup');
     process.chdir(dir);
+    // The JavaScript is written anew; the declarations stay (a config may hold several
+    // builds, so this is done once here rather than by each build's own clean).
+    for (const file of Object.keys(outputs(dir))) rmSync(join(root, file), { force: true });
     await build({
       config: join(dir, 'tsup.config.ts'),
       dts: false,
-      clean: ['!**/*.d.ts', '!**/*.d.ts.map'],
+      clean: false,
       silent: true,
       // esbuild resolves entries against the directory it started in, not the current one.
       esbuildOptions(options) {
         options.absWorkingDir = dir;
       },
     });
-    writeFileSync(
-      stampFile,
-      `${JSON.stringify({ inputs, outputs: outputs(dir) } satisfies Stamp)}\n`,
-    );
+    const written = outputs(dir);
+    writeFileSync(stampFile, `${JSON.stringify({ inputs, outputs: written } satisfies Stamp)}\n`);
+    if (library) libraries += `${name}\0${JSON.stringify(written)}\n`;
     built.push(name);
   }
 } catch (error) {
