@@ -24,6 +24,12 @@ import { nativePersonalSign } from './signing.js';
 import { inlineCompute } from './work/compute.js';
 import { ProductPool } from './work/pool.js';
 
+/**
+ * What product threads run from sources get on top of `PRODUCT_HEAP_MB` for the
+ * TypeScript loader's own memory (tests, `pnpm dev`); the built server adds nothing.
+ */
+const SOURCE_HEAP_MB = 128;
+
 /** Largest request head accepted (request line and headers). */
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;
 
@@ -49,6 +55,11 @@ export interface RunningServer {
   readonly processor: PaymentProcessor;
   /** This instance's lease, which holds its reservations. */
   readonly instanceId: string;
+  /**
+   * Start and warm every product thread (pdf.js included), which otherwise start on the
+   * first call: for callers that time their calls from the first one (tests).
+   */
+  ready(): Promise<void>;
   /**
    * Drain, then stop: admit no new call (503 `draining`, `/healthz` 503), let the calls
    * in flight finish and their charges commit, give back whatever is still reserved,
@@ -143,7 +154,10 @@ export async function startServer(
     const instanceId = randomUUID();
     let draining = false;
     const processor = options.processor ?? paymentProcessor({ ...config, publicBaseUrl: url });
-    pool = config.products.threads > 0 ? new ProductPool({ ...config.products, logger }) : null;
+    pool =
+      config.products.threads > 0
+        ? new ProductPool({ ...config.products, sourceHeapMb: SOURCE_HEAP_MB, logger })
+        : null;
     const app = createApp({
       config: { ...config, publicBaseUrl: url },
       db,
@@ -275,6 +289,9 @@ export async function startServer(
       db,
       processor,
       instanceId,
+      async ready() {
+        await pool?.ready();
+      },
       close() {
         closing ??= close();
         return closing;

@@ -68,13 +68,13 @@ describe('errors', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(ts|js):\d+/);
   });
 
-  it('answers 400 invalid_params (its one status) for a body over 1 MB', async () => {
+  it('answers 413 request_too_large (its one status) for a body over 1 MB', async () => {
     const res = await request(t.app)
       .post('/x402/verify')
       .set('content-type', 'application/json')
       .send(JSON.stringify({ text: 'x'.repeat(1_100_000) }))
-      .expect(400);
-    expect(res.body.error).toBe('invalid_params');
+      .expect(413);
+    expect(res.body.error).toBe('request_too_large');
   });
 
   it('answers 500 internal_error with the request id, never the error itself, when something breaks', async () => {

@@ -60,7 +60,9 @@ beforeAll(async () => {
     ),
     { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
   );
-}, 60_000);
+  // The tools are called within their deadlines: the product threads (and pdf.js) load first.
+  await server.ready();
+}, 90_000);
 
 afterAll(async () => {
   await server?.close();

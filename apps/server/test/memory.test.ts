@@ -109,7 +109,7 @@ describe('memory per call: pages past the element cap and large real pages', () 
         ok: false,
         url: `${base}${path}`,
         error: 'page_too_complex',
-        message: 'The page has more than 100,000 elements.',
+        message: 'The page has more than 150,000 elements.',
       });
       expect(await creditsOf(t.app, key.keyId)).toBe(100);
       const rows = await ledgerOf(t.app, key.keyId);

@@ -144,7 +144,7 @@ describe('the element pre-pass', () => {
     expect(loadHtml(makeDocument(hostile))).toStrictEqual({
       ok: false,
       error: 'page_too_complex',
-      message: 'The page has more than 100,000 elements.',
+      message: 'The page has more than 150,000 elements.',
     });
     // At the cap it is parsed; scripts full of markup do not count.
     const atCap = `<!doctype html><body>${'<i>'.repeat(HTML_MAX_ELEMENTS - 3)}`;

@@ -24,6 +24,12 @@ export interface ProductPoolOptions {
   /** V8 old-generation bound of each thread, in MB. */
   readonly heapMb: number;
   /**
+   * Heap added to `heapMb` when the threads run from sources (tests, `pnpm dev`): their
+   * heap then also holds the TypeScript loader and every module it transpiled (pdf.js
+   * among them), which a built thread does not carry. Default 0; the server passes 128.
+   */
+  readonly sourceHeapMb?: number;
+  /**
    * A thread idle this long is stopped; threads start again on demand. Absent, threads
    * once started are kept (the server passes `PRODUCT_IDLE_MS`, 60 s by default).
    */
@@ -256,7 +262,7 @@ export class ProductPool {
       markWarmed = resolve;
     });
     const slot: Slot = {
-      worker: startWorker(this.#options.heapMb, this.#warm),
+      worker: startWorker(this.#options.heapMb, this.#options.sourceHeapMb ?? 0, this.#warm),
       ready: false,
       loaded,
       markLoaded,
@@ -465,7 +471,7 @@ export class ProductPool {
  * from sources (tests, `pnpm dev`) a small loader registers tsx in the thread first,
  * since Node 20 does not pass `--import` hooks on to workers.
  */
-function startWorker(heapMb: number, warm: boolean): Worker {
+function startWorker(heapMb: number, sourceHeapMb: number, warm: boolean): Worker {
   // The young generation is bounded too: by default it grows to 48 MB beside the old one.
   const fromSource = import.meta.url.endsWith('.ts');
   const file = fromSource
@@ -473,7 +479,7 @@ function startWorker(heapMb: number, warm: boolean): Worker {
     : new URL('./product-worker.js', import.meta.url);
   return new Worker(file, {
     resourceLimits: {
-      maxOldGenerationSizeMb: heapMb,
+      maxOldGenerationSizeMb: fromSource ? heapMb + sourceHeapMb : heapMb,
       maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
       stackSizeMb: 4,
     },
