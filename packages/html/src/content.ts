@@ -734,7 +734,7 @@ function measureText(value: string): { length: number; commas: number } {
   let space = false;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c) {
+    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c || c === 0xa0) {
       space = length > 0;
       continue;
     }

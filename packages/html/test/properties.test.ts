@@ -68,6 +68,13 @@ test('the main content is never empty when the body has text outside scripts and
   );
 });
 
+test('a no-break space outside the chrome is not text: the chrome is read', () => {
+  // fast-check's counterexample: the body's only text is the navigation's.
+  const loaded = loadHtml(makeDocument('&nbsp;<nav>!'));
+  if (!loaded.ok) throw new Error('not loaded');
+  expect(contentText(loaded.page)).toBe('!');
+});
+
 test('readable text never has runs of ASCII spaces or more than one blank line', () => {
   fc.assert(
     fc.property(htmlArbitrary, (html) => {
