@@ -41,7 +41,14 @@ const TOKEN_ABI = [
 export function chainLedger(rpcUrl: string, network: string, asset: string): AuthorizationLedger {
   const chainId = Number(network.replace(/^eip155:/, ''));
   // A static network: no detection round trip, and no retry loop when the node is down.
-  const provider = new JsonRpcProvider(rpcUrl, Network.from(chainId), { staticNetwork: true });
+  // No request cache: by default ethers answers a request from one made in the last 250 ms,
+  // so a block number read for an earlier payment ended the search before a transfer that
+  // landed since, and `authorizationState` could repeat an earlier "unused". The ledger is
+  // read for what the chain says now.
+  const provider = new JsonRpcProvider(rpcUrl, Network.from(chainId), {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const token = new Contract(asset, TOKEN_ABI, provider);
   return {
     async authorization(payer, nonce) {
