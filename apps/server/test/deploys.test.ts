@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { tierPlans } from '../src/metering/tiers.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import {
+  createSchema,
+  DATABASE_URL,
+  dropSchema,
+  fetchJson,
+  type JsonAnswer,
+  tempDir,
+  uniqueSchema,
+} from './helpers.js';
 
 // Deploys and crashes with real `main` processes: two instances on one PostgreSQL schema
 // (PGlite serves one process, so these run on PostgreSQL only).
@@ -129,27 +137,12 @@ async function start(): Promise<Instance> {
   return { child, url: base, exited, output: () => output };
 }
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: Record<string, unknown>;
-}
-
-async function call(url: string, init: RequestInit = {}): Promise<Answer> {
-  const res = await fetch(url, init);
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: (await res.json()) as Record<string, unknown>,
-  };
-}
-
 /** A live key on the test plan, with its allowance of calls. */
 async function businessKey(base: string): Promise<{ key: string; keyId: string }> {
-  const minted = await call(`${base}/api/dev/keys?live=true`, { method: 'POST' });
+  const minted = await fetchJson(`${base}/api/dev/keys?live=true`, { method: 'POST' });
   expect(minted.status).toBe(201);
   const { key, keyId } = minted.body as { key: string; keyId: string };
-  const tier = await call(`${base}/admin/keys/${keyId}/tier`, {
+  const tier = await fetchJson(`${base}/admin/keys/${keyId}/tier`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ tier: TIER }),
@@ -158,9 +151,11 @@ async function businessKey(base: string): Promise<{ key: string; keyId: string }
   return { key, keyId };
 }
 
-function paid(base: string, key: string): Promise<Answer> {
+function paid(base: string, key: string): Promise<JsonAnswer> {
   const target = encodeURIComponent(`http://127.0.0.1:${pagePort}/held`);
-  return call(`${base}/buy/fetch?url=${target}`, { headers: { authorization: `Bearer ${key}` } });
+  return fetchJson(`${base}/buy/fetch?url=${target}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
 }
 
 /** The key's books as the database has them. */
@@ -216,10 +211,10 @@ describe.runIf(DATABASE_URL !== null)('deploys and crashes (two instances on Pos
 
     a.child.kill('SIGTERM');
     // A load balancer's health check sees the drain.
-    let health = await call(`${a.url}/healthz`);
+    let health = await fetchJson(`${a.url}/healthz`);
     while (health.status === 200) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      health = await call(`${a.url}/healthz`);
+      health = await fetchJson(`${a.url}/healthz`);
     }
     expect(health.status).toBe(503);
     expect(health.body).toMatchObject({ ok: false, error: 'draining', draining: true });
@@ -269,10 +264,10 @@ describe.runIf(DATABASE_URL !== null)('deploys and crashes (two instances on Pos
     const cut = Array.from({ length: 3 }, () => paid(a.url, key).catch(() => null));
     await page.heldAtLeast(3);
     a.child.kill('SIGTERM');
-    let health = await call(`${a.url}/healthz`);
+    let health = await fetchJson(`${a.url}/healthz`);
     while (health.status === 200) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      health = await call(`${a.url}/healthz`);
+      health = await fetchJson(`${a.url}/healthz`);
     }
     a.child.kill('SIGTERM');
     expect(await a.exited).toBe(1);

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import {
+  createSchema,
+  DATABASE_URL,
+  dropSchema,
+  fetchJson,
+  tempDir,
+  uniqueSchema,
+} from './helpers.js';
 
 // A drain in one process, on every door: the server's `close()` as SIGTERM runs it.
 
@@ -74,26 +81,11 @@ afterAll(async () => {
   await dropSchema(schema);
 });
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: Record<string, unknown>;
-}
-
-async function call(url: string, init: RequestInit = {}): Promise<Answer> {
-  const res = await fetch(url, init);
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: (await res.json()) as Record<string, unknown>,
-  };
-}
-
 describe('draining', () => {
   it('finishes the calls in flight on every door, refuses new ones with 503 draining, reports it on /healthz, and commits every charge', async () => {
-    const minted = await call(`${server.url}/api/dev/keys?live=true`, { method: 'POST' });
+    const minted = await fetchJson(`${server.url}/api/dev/keys?live=true`, { method: 'POST' });
     const { key, keyId } = minted.body as { key: string; keyId: string };
-    const credits = await call(`${server.url}/admin/keys/${keyId}/credits`, {
+    const credits = await fetchJson(`${server.url}/admin/keys/${keyId}/credits`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ credits: 100 }),
@@ -109,13 +101,13 @@ describe('draining', () => {
     );
 
     // Three calls through the key door and one through the MCP door, held by the page.
-    const inFlight = Array.from({ length: 3 }, () => call(paidUrl, { headers: bearer }));
+    const inFlight = Array.from({ length: 3 }, () => fetchJson(paidUrl, { headers: bearer }));
     const overMcp = mcp.callTool({ name: 'fetch', arguments: { url: pageUrl } });
     await heldAtLeast(4);
 
     const closed = server.close();
 
-    const health = await call(`${server.url}/healthz`);
+    const health = await fetchJson(`${server.url}/healthz`);
     expect(health.status).toBe(503);
     expect(health.body).toMatchObject({ ok: false, error: 'draining', draining: true });
     expect(health.headers.get('retry-after')).toBe('1');
@@ -123,7 +115,7 @@ describe('draining', () => {
     // New calls on every door: refused before admission, nothing reserved or asked.
     const message = 'This instance is shutting down and admits no new calls; retry in 1 s';
     for (const headers of [bearer, {}]) {
-      const late = await call(paidUrl, { headers });
+      const late = await fetchJson(paidUrl, { headers });
       expect(late.status).toBe(503);
       expect(late.body).toMatchObject({ ok: false, error: 'draining', message });
       expect(late.headers.get('retry-after')).toBe('1');

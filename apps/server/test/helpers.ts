@@ -162,3 +162,20 @@ export function decodeHtml(text: string): string {
     .replaceAll('&#39;', "'")
     .replaceAll('&amp;', '&');
 }
+
+/** An answer's status, headers and JSON body. */
+export interface JsonAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Record<string, unknown>;
+}
+
+/** `fetch` `url` and read the answer's JSON body. */
+export async function fetchJson(url: string, init: RequestInit = {}): Promise<JsonAnswer> {
+  const res = await fetch(url, init);
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as Record<string, unknown>,
+  };
+}

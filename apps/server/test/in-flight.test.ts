@@ -6,29 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { type Tier, tierPlans } from '../src/metering/tiers.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import {
+  createSchema,
+  DATABASE_URL,
+  dropSchema,
+  fetchJson,
+  type JsonAnswer,
+  tempDir,
+  uniqueSchema,
+} from './helpers.js';
 
 const ADMIN_TOKEN = 'in-flight-test-admin-token';
 const FETCH_CREDITS = 3; // $0.003
 const plans = tierPlans();
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: Record<string, unknown>;
-}
-
-async function call(url: string, init: RequestInit = {}): Promise<Answer> {
-  const res = await fetch(url, init);
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: (await res.json()) as Record<string, unknown>,
-  };
-}
-
-function admin(base: string, path: string, body?: unknown): Promise<Answer> {
-  return call(`${base}${path}`, {
+function admin(base: string, path: string, body?: unknown): Promise<JsonAnswer> {
+  return fetchJson(`${base}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -36,7 +29,7 @@ function admin(base: string, path: string, body?: unknown): Promise<Answer> {
 }
 
 async function mintKey(base: string, live: boolean): Promise<{ key: string; keyId: string }> {
-  const minted = await call(`${base}/api/dev/keys?live=${live}`, { method: 'POST' });
+  const minted = await fetchJson(`${base}/api/dev/keys?live=${live}`, { method: 'POST' });
   expect(minted.status).toBe(201);
   return minted.body as { key: string; keyId: string };
 }
@@ -101,15 +94,15 @@ async function burst(
   count: number,
   refusals: number,
   page: SlowPage,
-): Promise<{ answers: Answer[]; early: Answer[] }> {
-  const early: Answer[] = [];
+): Promise<{ answers: JsonAnswer[]; early: JsonAnswer[] }> {
+  const early: JsonAnswer[] = [];
   let resolveEarly: () => void = () => {};
   const enough = new Promise<void>((resolve) => {
     resolveEarly = resolve;
   });
   const answers = Promise.all(
     Array.from({ length: count }, (_, i) =>
-      call(`${bases[i % bases.length]}${path}`, {
+      fetchJson(`${bases[i % bases.length]}${path}`, {
         headers: { authorization: `Bearer ${key}` },
       }).then((answer) => {
         early.push(answer);
@@ -203,7 +196,7 @@ describe('calls in flight per key', () => {
       expect(answers.filter((answer) => answer.status === 429)).toHaveLength(k);
 
       // Only the N delivered calls were paid for; the refusals left uncharged rows.
-      const balance = await call(`${base}/api/dev/balance`, {
+      const balance = await fetchJson(`${base}/api/dev/balance`, {
         headers: { authorization: `Bearer ${key}` },
       });
       if (live) expect(balance.body.credits).toBe(credits - n * FETCH_CREDITS);
@@ -222,7 +215,7 @@ describe('calls in flight per key', () => {
       page.release();
       const again = await Promise.all(
         Array.from({ length: n }, (_, i) =>
-          call(`${bases[i % bases.length]}${slowPath}`, {
+          fetchJson(`${bases[i % bases.length]}${slowPath}`, {
             headers: { authorization: `Bearer ${key}` },
           }),
         ),
@@ -245,8 +238,11 @@ describe('calls in flight per key', () => {
           const seen: number[] = [];
           for (let i = 0; i < 10; i++) {
             seen.push(
-              (await call(`${base}${slowPath}`, { headers: { authorization: `Bearer ${key}` } }))
-                .status,
+              (
+                await fetchJson(`${base}${slowPath}`, {
+                  headers: { authorization: `Bearer ${key}` },
+                })
+              ).status,
             );
           }
           return seen;
@@ -279,7 +275,7 @@ describe('calls in flight per key', () => {
             const seen: number[] = [];
             for (let i = 0; i < perLane; i++) {
               const side = bases[(lane + i) % bases.length] as string;
-              const answer = await call(`${side}${slowPath}`, {
+              const answer = await fetchJson(`${side}${slowPath}`, {
                 headers: { authorization: `Bearer ${key}` },
               });
               seen.push(answer.status);
@@ -292,7 +288,7 @@ describe('calls in flight per key', () => {
       expect(statuses.filter((status) => status !== 200)).toStrictEqual([]);
       // Every call was charged once, and none is left in flight.
       for (const side of bases) await ledger(side, keyId);
-      const balance = await call(`${base}/api/dev/balance`, {
+      const balance = await fetchJson(`${base}/api/dev/balance`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(balance.body.calls).toBe(lanes * perLane);

@@ -8,29 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import {
+  createSchema,
+  DATABASE_URL,
+  dropSchema,
+  fetchJson,
+  type JsonAnswer,
+  tempDir,
+  uniqueSchema,
+} from './helpers.js';
 
 const ADMIN_TOKEN = 'metering-test-admin-token';
 const NOTARIZE_CREDITS = 8; // $0.008
 const silent = pino({ level: 'silent' });
 
-interface Json {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: Record<string, unknown>;
-}
-
-async function call(url: string, init: RequestInit = {}): Promise<Json> {
-  const res = await fetch(url, init);
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: (await res.json()) as Record<string, unknown>,
-  };
-}
-
-function admin(base: string, path: string, body?: unknown): Promise<Json> {
-  return call(`${base}${path}`, {
+function admin(base: string, path: string, body?: unknown): Promise<JsonAnswer> {
+  return fetchJson(`${base}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -38,7 +31,7 @@ function admin(base: string, path: string, body?: unknown): Promise<Json> {
 }
 
 async function liveKey(base: string, credits: number): Promise<{ key: string; keyId: string }> {
-  const minted = await call(`${base}/api/dev/keys?live=true`, { method: 'POST' });
+  const minted = await fetchJson(`${base}/api/dev/keys?live=true`, { method: 'POST' });
   expect(minted.status).toBe(201);
   const { key, keyId } = minted.body as { key: string; keyId: string };
   if (credits > 0)
@@ -97,7 +90,7 @@ describe('credits under concurrency', () => {
     const { key, keyId } = await liveKey(base, N * NOTARIZE_CREDITS);
     const results = await Promise.all(
       Array.from({ length: 5 * N }, (_, i) =>
-        call(notarizeUrl(base, i), { headers: { authorization: `Bearer ${key}` } }),
+        fetchJson(notarizeUrl(base, i), { headers: { authorization: `Bearer ${key}` } }),
       ),
     );
     const ok = results.filter((r) => r.status === 200);
@@ -109,7 +102,7 @@ describe('credits under concurrency', () => {
       expect(r.body.error).toBe('insufficient_credits');
       expect((r.body.accepts as unknown[]).length).toBe(1);
     }
-    const balance = await call(`${base}/api/dev/balance`, {
+    const balance = await fetchJson(`${base}/api/dev/balance`, {
       headers: { authorization: `Bearer ${key}` },
     });
     // `calls` counts the calls that were served, not the refusals.
@@ -131,7 +124,7 @@ describe('credits under concurrency', () => {
       const { key, keyId } = await liveKey(a.url, N * NOTARIZE_CREDITS);
       const results = await Promise.all(
         Array.from({ length: 5 * N }, (_, i) =>
-          call(notarizeUrl(i % 2 === 0 ? a.url : b.url, i), {
+          fetchJson(notarizeUrl(i % 2 === 0 ? a.url : b.url, i), {
             headers: { authorization: `Bearer ${key}` },
           }),
         ),
@@ -145,7 +138,7 @@ describe('credits under concurrency', () => {
         expect(answered.every((r) => r.status === 200 || r.status === 402)).toBe(true);
         expect(answered).toHaveLength((5 * N) / 2);
       }
-      const balance = await call(`${b.url}/api/dev/balance`, {
+      const balance = await fetchJson(`${b.url}/api/dev/balance`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(balance.body.credits).toBe(0);
@@ -161,16 +154,16 @@ describe('credits under concurrency', () => {
 
   it('the sandbox allows 100 calls in all and 5 per minute, at as many calls at once as it may make', async () => {
     const base = (servers[0] as RunningServer).url;
-    const minted = await call(`${base}/api/dev/keys?live=false`, { method: 'POST' });
+    const minted = await fetchJson(`${base}/api/dev/keys?live=false`, { method: 'POST' });
     const { key, keyId } = minted.body as { key: string; keyId: string };
     // Two lanes of six calls: the sandbox's two calls in flight, all the time (a third
     // would be refused 429 too_many_in_flight, which test/in-flight.test.ts covers).
     const lanes = await Promise.all(
       [0, 1].map(async (lane) => {
-        const answers: Json[] = [];
+        const answers: JsonAnswer[] = [];
         for (let i = 0; i < 6; i++) {
           answers.push(
-            await call(notarizeUrl(base, lane * 6 + i), {
+            await fetchJson(notarizeUrl(base, lane * 6 + i), {
               headers: { authorization: `Bearer ${key}` },
             }),
           );
@@ -194,7 +187,7 @@ describe('credits under concurrency', () => {
     const rows = await ledger(base, keyId);
     expect(rows).toHaveLength(12);
     expect(rows.filter((r) => r.outcome === 'rate_limited')).toHaveLength(limited.length);
-    const balance = await call(`${base}/api/dev/balance`, {
+    const balance = await fetchJson(`${base}/api/dev/balance`, {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(balance.body).toMatchObject({ sandbox_remaining: 100 - ok.length, sandbox_cap: 100 });
@@ -220,7 +213,7 @@ describe('key issuance', () => {
     const base = (servers[0] as RunningServer).url;
     const results = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
-        call(`${base}/api/dev/keys?live=${i % 2 === 0}`, { method: 'POST' }),
+        fetchJson(`${base}/api/dev/keys?live=${i % 2 === 0}`, { method: 'POST' }),
       ),
     );
     const created = results.filter((r) => r.status === 201);
@@ -242,14 +235,14 @@ describe('key issuance', () => {
   it('without trust proxy, X-Forwarded-For cannot dodge the cap; with TRUST_PROXY=1 it names the client', async () => {
     const [plain, proxied] = servers as [RunningServer, RunningServer];
     // The first server already used up 127.0.0.1 above (on PGlite each server has its own store).
-    const spoofed = await call(`${plain.url}/api/dev/keys`, {
+    const spoofed = await fetchJson(`${plain.url}/api/dev/keys`, {
       method: 'POST',
       headers: { 'x-forwarded-for': '203.0.113.9' },
     });
     expect(spoofed.status).toBe(429);
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
-      const res = await call(`${proxied.url}/api/dev/keys`, {
+      const res = await fetchJson(`${proxied.url}/api/dev/keys`, {
         method: 'POST',
         headers: { 'x-forwarded-for': '198.51.100.7' },
       });
@@ -257,7 +250,7 @@ describe('key issuance', () => {
     }
     expect(statuses.filter((s) => s === 201)).toHaveLength(20);
     expect(statuses.at(-1)).toBe(429);
-    const other = await call(`${proxied.url}/api/dev/keys`, {
+    const other = await fetchJson(`${proxied.url}/api/dev/keys`, {
       method: 'POST',
       headers: { 'x-forwarded-for': '198.51.100.8' },
     });
@@ -344,7 +337,7 @@ describe('a crash between reserve and finish', () => {
         source: 'credits',
         units: NOTARIZE_CREDITS,
       });
-      const balance = await call(`${second.url}/api/dev/balance`, {
+      const balance = await fetchJson(`${second.url}/api/dev/balance`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(balance.body.credits).toBe(100);
