@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@storefront/core';
 import type { Queryable } from '../../db/database.js';
 import type { Door, PaidCall, Reply } from '../../pipeline/door.js';
 import { errorReply } from '../../pipeline/replies.js';
@@ -261,8 +261,8 @@ export function x402Door(deps: X402DoorDeps): X402Door {
       // work; a payment that does not fit is released under its nonce, unburned.
       const problem = checkPayment(payment, requirements, nowSeconds(), { minValiditySeconds });
       const hashes = {
-        callHash: sha256(JSON.stringify([call.route.name, call.params])),
-        payloadHash: sha256(JSON.stringify(payment.raw)),
+        callHash: sha256Hex(JSON.stringify([call.route.name, call.params])),
+        payloadHash: sha256Hex(JSON.stringify(payment.raw)),
       };
       const claim = await claimPayment(
         db,
@@ -371,10 +371,6 @@ const OTHER_CALL_ID =
 /** Whether a row may hold a result for a retry: unknown, stale, or paid with a result kept. */
 function holdsResult(row: StoredPayment): boolean {
   return row.state === 'unknown' || row.stale || (row.state === 'settled' && row.result !== null);
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 function refused(reply: Reply): { readonly kind: 'refused'; readonly reply: Reply } {
