@@ -25,6 +25,7 @@ describe('public API', () => {
       'ERROR_CATALOGUE',
       'ERROR_CODES',
       'ERROR_STATUS',
+      'RECEIPT_RULE_KINDS',
       'StorefrontError',
       'UPSTREAM_ERROR_CODES',
       'URL_MAX_CHARS',
