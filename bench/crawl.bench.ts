@@ -5,7 +5,7 @@ import { cpus } from 'node:os';
 import { CheerioCrawler, Configuration, LogLevel, log } from '@crawlee/cheerio';
 import { Bench } from 'tinybench';
 import { perform } from '../apps/server/src/pipeline/work.js';
-import { crawlRoute } from '../apps/server/src/registry/products/crawl.js';
+import { crawlRoute } from '../apps/server/src/registry/crawl/index.js';
 import { inlineCompute } from '../apps/server/src/work/compute.js';
 import { type Measured, machine, measured, printTable } from './lib/report.js';
 import { createFetcher } from './lib/server-deps.js';

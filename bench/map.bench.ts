@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import Sitemapper from 'sitemapper';
 import { Bench } from 'tinybench';
 import { perform } from '../apps/server/src/pipeline/work.js';
-import { mapRoute } from '../apps/server/src/registry/products/map.js';
+import { mapRoute } from '../apps/server/src/registry/map/index.js';
 import { inlineCompute } from '../apps/server/src/work/compute.js';
 import { type Measured, machine, measured, printTable } from './lib/report.js';
 import { createFetcher } from './lib/server-deps.js';

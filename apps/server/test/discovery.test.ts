@@ -254,29 +254,19 @@ describe('the 402 challenge', () => {
     });
   });
 
-  it('every paid route answers 402 with its cheapest price for its minimal params', async () => {
-    const minimal: Readonly<Record<string, string>> = {
-      url: 'https://example.com/',
-      domain: 'example.com',
-      schema: 'name',
-      prevHash: `0x${'0'.repeat(64)}`,
-    };
+  it('every paid route answers 402 with the price its example query selects', async () => {
     for (const route of REGISTRY) {
-      const required = (route.params.required as string[]).length
-        ? (route.params.required as string[])
-        : ['url'];
-      const extra = route.name === 'diff' ? ['prevHash'] : [];
-      const query = new URLSearchParams(
-        [...required, ...extra].map((name): [string, string] => [name, minimal[name] ?? '']),
-      );
+      const checked = route.check(route.example.query);
+      expect(checked.ok, route.name).toBe(true);
+      const price = route.priceFor((checked as { params: unknown }).params);
+      const query = new URLSearchParams(route.example.query);
       const res = await request(t.app).get(`${route.path}?${query}`);
       expect(res.status, `${route.path}: ${JSON.stringify(res.body)}`).toBe(402);
-      const cheapest = route.prices[0];
       expect(res.body.accepts[0]).toMatchObject({
-        amount: String(cheapest?.amount),
-        price: dollarString(cheapest?.amount as number),
+        amount: String(price.amount),
+        price: dollarString(price.amount),
         resource: `${base}${route.path}`,
-        extra: { tier: cheapest?.tier },
+        extra: { tier: price.tier },
       });
     }
   });

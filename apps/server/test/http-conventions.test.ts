@@ -46,17 +46,7 @@ afterAll(async () => {
 
 /** Valid parameters for every paid route: a GET with them is admitted and charged. */
 function queryFor(route: AnyRoute): Query {
-  const url = site.url('/product');
-  const queries: Readonly<Record<string, Query>> = {
-    extract: { url, schema: 'name' },
-    robots: { domain: url },
-    diff: { url, prevHash: `0x${'0'.repeat(64)}` },
-    notarize: { content: 'a statement' },
-    validate: { url: site.url('/data.json'), schema: 'id:integer' },
-    dns: { domain: 'example.com' },
-    tls: { domain: 'example.com' },
-  };
-  return queries[route.name] ?? { url };
+  return route.example.call(site);
 }
 
 function pathOf(route: AnyRoute): string {

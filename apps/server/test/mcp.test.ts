@@ -15,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createDoors } from '../src/doors/index.js';
 import { MCP_TEXT_MAX_CHARS } from '../src/doors/mcp/result.js';
+import { extractRoute } from '../src/registry/extract/index.js';
 import { REGISTRY } from '../src/registry/index.js';
-import { notarizeRoute } from '../src/registry/products/notarize.js';
+import { notarizeRoute } from '../src/registry/notarize/index.js';
 import { mcpRoutes } from '../src/routes/mcp.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import {
@@ -114,54 +115,6 @@ async function pinnedKey(): Promise<string> {
   return ((await res.json()) as { address: string }).address;
 }
 
-/** Arguments of a call of every tool that succeeds on the fixture site. */
-function toolCalls(): Record<string, Record<string, string>> {
-  return {
-    fetch: { url: site.url('/product'), links: '1' },
-    extract: { url: site.url('/product'), schema: 'name,sku' },
-    markdown: { url: site.url('/wiki') },
-    metadata: { url: site.url('/product') },
-    links: { url: site.url('/product') },
-    robots: { domain: site.url('/product') },
-    diff: { url: site.url('/changing'), prevText: 'Version zero.' },
-    notarize: { content: 'hello over MCP' },
-    headers: { url: site.url('/news') },
-    table: { url: site.url('/wiki') },
-    feed: { url: site.url('/feed.xml') },
-    availability: { url: site.url('/product') },
-    validate: { url: site.url('/data.json'), schema: 'id:integer,name,price:number' },
-    map: { url: site.shop.url('/') },
-    crawl: { url: site.shop.url('/'), limit: '2' },
-    seo: { url: site.url('/seo') },
-    pdf: { url: site.url('/report.pdf'), format: 'markdown' },
-    dns: { domain: 'good.example.com' },
-    tls: { domain: 'good.tls.example.com' },
-  };
-}
-
-/** Credits of each call in {@link toolCalls}: the catalog price at $0.001 a credit. */
-const CREDITS: Readonly<Record<string, number>> = {
-  fetch: 6, // links=1 selects the plus tier
-  extract: 4,
-  markdown: 5,
-  metadata: 6,
-  links: 5,
-  robots: 5,
-  diff: 6,
-  notarize: 8,
-  headers: 5,
-  table: 6,
-  feed: 5,
-  availability: 5,
-  validate: 5,
-  map: 10,
-  crawl: 30,
-  seo: 6,
-  pdf: 10,
-  dns: 5,
-  tls: 5,
-};
-
 describe('the MCP door', () => {
   it('lists one tool per paid route, in registry order, without a key', async () => {
     const client = await connect();
@@ -191,9 +144,9 @@ describe('the MCP door', () => {
     const { key } = await liveKey(1000);
     const client = await connect(key);
     const pinned = await pinnedKey();
-    const calls = toolCalls();
-    expect(Object.keys(calls).sort()).toStrictEqual(REGISTRY.map((r) => r.name).sort());
-    for (const [name, args] of Object.entries(calls)) {
+    // Every route's own example call (its registry folder) and what it costs.
+    for (const { name, example } of REGISTRY) {
+      const args = example.call(site);
       const before = (await balanceOf(key)).credits as number;
       const result = await client.callTool({ name, arguments: args });
       expect([name, result.isError ?? false]).toStrictEqual([name, false]);
@@ -203,9 +156,12 @@ describe('the MCP door', () => {
       const verification = verifyReceipt(body, pinned);
       expect([name, verification.problems]).toStrictEqual([name, []]);
       const after = (await balanceOf(key)).credits as number;
-      expect([name, before - after]).toStrictEqual([name, CREDITS[name]]);
+      expect([name, before - after]).toStrictEqual([name, example.credits]);
     }
-    const extract = await client.callTool({ name: 'extract', arguments: calls.extract });
+    const extract = await client.callTool({
+      name: 'extract',
+      arguments: extractRoute.example.call(site),
+    });
     expect((extract.structuredContent as Body).delivered).toBe('mcp');
     await client.close();
   }, 60_000);

@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildPdf } from '@storefront/test-utils';
+import { REGISTRY } from '../src/registry/index.js';
+import type { AnyRoute } from '../src/registry/types.js';
 
 const PAGES = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/pages');
 
@@ -117,6 +119,8 @@ export interface Site {
   readonly hits: Map<string, number>;
   /** A second loopback site with sitemaps, a feed and linked pages (map, crawl). */
   readonly shop: Shop;
+  /** A URL on {@link shop} (so that a site is the `ExampleSite` of the routes' examples). */
+  shopUrl(path: string): string;
   close(): Promise<void>;
 }
 
@@ -245,7 +249,7 @@ async function serve(
 }
 
 /** Start the fixture site on 127.0.0.1 with an ephemeral port. */
-export async function startSite(): Promise<Site> {
+export async function startSite(registry: readonly AnyRoute[] = REGISTRY): Promise<Site> {
   const product = fixturePage('product-page');
   const wiki = fixturePage('wiki-article');
   const news = fixturePage('news-article');
@@ -345,6 +349,18 @@ export async function startSite(): Promise<Site> {
       res.end();
     },
   };
+  // Every route's own example pages (a route folder's `example.pages`).
+  for (const route of registry) {
+    for (const [path, page] of Object.entries(route.example.pages ?? {})) {
+      routes[path] ??= send(200, page.contentType, page.body);
+    }
+  }
+  // Every route's own example pages (a route folder's `example.pages`).
+  for (const route of registry) {
+    for (const [path, page] of Object.entries(route.example.pages ?? {})) {
+      routes[path] ??= send(200, page.contentType, page.body);
+    }
+  }
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string;
     hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -381,6 +397,7 @@ export async function startSite(): Promise<Site> {
       url: (path) => `http://127.0.0.1:${shop.port}${path}`,
       hits: shopHits,
     },
+    shopUrl: (path) => `http://127.0.0.1:${shop.port}${path}`,
     async close() {
       await shop.close();
       for (const socket of sockets) socket.destroy();

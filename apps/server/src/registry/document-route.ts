@@ -7,6 +7,7 @@ import type {
   PageSource,
   PriceTier,
   RouteDefinition,
+  RouteExample,
 } from './types.js';
 
 /** The shape shared by routes answering `{ok, url, status, text, [contentType], fetchedAt, data}`. */
@@ -16,6 +17,7 @@ export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
   readonly description: string;
   readonly params: JsonSchema;
   readonly price: PriceTier;
+  readonly example: RouteExample;
   readonly chargeRule: ChargeRule;
   readonly closedResponse: boolean;
   /** Schema of `data`. */
@@ -50,6 +52,7 @@ export function documentRoute<P extends { readonly url: string }, D>(
     description: spec.description,
     params: spec.params,
     prices: [spec.price],
+    example: spec.example,
     chargeRule: spec.chargeRule,
     closedResponse: spec.closedResponse,
     ...(spec.notFound === undefined ? {} : { notFound: spec.notFound }),

@@ -1,23 +1,23 @@
-import { availabilityRoute } from './products/availability.js';
-import { crawlRoute } from './products/crawl.js';
-import { diffRoute } from './products/diff.js';
-import { dnsRoute } from './products/dns.js';
-import { extractRoute } from './products/extract.js';
-import { feedRoute } from './products/feed.js';
-import { fetchRoute } from './products/fetch.js';
-import { headersRoute } from './products/headers.js';
-import { linksRoute } from './products/links.js';
-import { mapRoute } from './products/map.js';
-import { markdownRoute } from './products/markdown.js';
-import { metadataRoute } from './products/metadata.js';
-import { notarizeRoute } from './products/notarize.js';
-import { pdfRoute } from './products/pdf.js';
-import { robotsRoute } from './products/robots.js';
-import { seoRoute } from './products/seo.js';
-import { tableRoute } from './products/table.js';
-import { tlsRoute } from './products/tls.js';
-import { validateRoute } from './products/validate.js';
+import { availabilityRoute } from './availability/index.js';
+import { crawlRoute } from './crawl/index.js';
+import { diffRoute } from './diff/index.js';
+import { dnsRoute } from './dns/index.js';
+import { extractRoute } from './extract/index.js';
+import { feedRoute } from './feed/index.js';
+import { fetchRoute } from './fetch/index.js';
+import { headersRoute } from './headers/index.js';
+import { linksRoute } from './links/index.js';
+import { mapRoute } from './map/index.js';
+import { markdownRoute } from './markdown/index.js';
+import { metadataRoute } from './metadata/index.js';
+import { notarizeRoute } from './notarize/index.js';
+import { pdfRoute } from './pdf/index.js';
+import { robotsRoute } from './robots/index.js';
+import { seoRoute } from './seo/index.js';
+import { tableRoute } from './table/index.js';
+import { tlsRoute } from './tls/index.js';
 import type { AnyRoute } from './types.js';
+import { validateRoute } from './validate/index.js';
 
 /**
  * Every paid route, in the spec's order. Express routes, payment terms, `/catalog`,

@@ -3,6 +3,9 @@ import type { Checked, JsonSchema, ParamProblem, PriceTier } from './types.js';
 
 export { URL_MAX_CHARS };
 
+/** The public page a route's sample query names (catalogs show it; it is never fetched by a test). */
+export const EXAMPLE_URL = 'https://example.com/';
+
 /** `url`: an absolute http(s) URL of at most 2048 characters. */
 export const URL_PARAM: JsonSchema = {
   type: 'string',

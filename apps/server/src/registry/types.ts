@@ -176,6 +176,35 @@ export type Shaped =
       readonly at?: { readonly url: string; readonly status: number | null };
     };
 
+/** Where an example call reads: the fixture site the tests serve on loopback. */
+export interface ExampleSite {
+  /** A URL on the fixture site (its pages: `/product`, `/wiki`, `/news`, `/seo`, …, and every route's own {@link RouteExample.pages}). */
+  url(path: string): string;
+  /** A URL on the fixture shop: its own origin, with robots.txt, sitemaps and linked pages (map, crawl). */
+  shopUrl(path: string): string;
+}
+
+/** A page an example serves on the fixture site. */
+export interface ExamplePage {
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/**
+ * A route's example, read by the catalogs and by the tests of every door:
+ * - `query`: a sample call for catalogs (the Bazaar's `queryParams`), with public URLs;
+ *   it passes the route's checks;
+ * - `call`: a call that succeeds on the fixture site, as the tests make it through the
+ *   key, x402 and MCP doors, and `credits`, what it costs on the key door;
+ * - `pages`: pages the call reads that the fixture site serves from here, by path.
+ */
+export interface RouteExample {
+  readonly query: Readonly<Record<string, string>>;
+  call(site: ExampleSite): Readonly<Record<string, string>>;
+  readonly credits: number;
+  readonly pages?: Readonly<Record<string, ExamplePage>>;
+}
+
 /**
  * One `/buy/*` route: the single source of truth for everything about it. The pipeline
  * reads what {@link reads} names, runs {@link compute} on it (on a product thread when
@@ -193,6 +222,8 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
   readonly params: JsonSchema;
   /** Price points, cheapest first; most routes have one. */
   readonly prices: readonly PriceTier[];
+  /** A sample query for catalogs and a call the tests make on the fixture site. */
+  readonly example: RouteExample;
   readonly chargeRule: ChargeRule;
   /** The 200 body, as JSON Schema (closed where the spec says no other fields). */
   readonly response: JsonSchema;

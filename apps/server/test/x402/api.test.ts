@@ -5,7 +5,6 @@ describe('the x402 protocol core', () => {
   it('exports exactly its public API', () => {
     expect(Object.keys(x402).sort()).toStrictEqual([
       'CLOCK_SKEW_SECONDS',
-      'EXAMPLE_QUERIES',
       'Facilitator',
       'MAX_FACILITATOR_ANSWER_BYTES',
       'MAX_PAYMENT_HEADER_CHARS',

@@ -26,47 +26,15 @@ export interface BazaarExtension {
   readonly schema: JsonSchema;
 }
 
-const EXAMPLE_URL = 'https://example.com/';
-
-/**
- * One example query per route, the sample call a catalog shows. Each passes its route's
- * own checks (a test holds every registry route to that); a route missing here is
- * declared without an example, which the extension's schema allows.
- */
-export const EXAMPLE_QUERIES: Readonly<Record<string, Readonly<Record<string, string>>>> =
-  Object.freeze({
-    fetch: { url: EXAMPLE_URL },
-    extract: { url: EXAMPLE_URL, schema: 'title,price:number' },
-    markdown: { url: EXAMPLE_URL },
-    metadata: { url: EXAMPLE_URL },
-    links: { url: EXAMPLE_URL },
-    robots: { domain: 'example.com' },
-    diff: { url: EXAMPLE_URL, prevHash: `0x${'0'.repeat(64)}` },
-    notarize: { url: EXAMPLE_URL },
-    headers: { url: EXAMPLE_URL },
-    table: { url: EXAMPLE_URL },
-    feed: { url: 'https://example.com/feed.xml' },
-    availability: { url: EXAMPLE_URL },
-    validate: { url: 'https://example.com/data.json', schema: 'name:string' },
-    map: { url: EXAMPLE_URL },
-    crawl: { url: EXAMPLE_URL, limit: '5' },
-    seo: { url: EXAMPLE_URL },
-    pdf: { url: 'https://example.com/report.pdf' },
-    dns: { domain: 'example.com' },
-    tls: { domain: 'example.com' },
-  });
-
 /** The `bazaar` extension of `route` (see {@link BazaarExtension}). */
 export function bazaarExtension(route: AnyRoute): BazaarExtension {
-  const example = Object.hasOwn(EXAMPLE_QUERIES, route.name)
-    ? EXAMPLE_QUERIES[route.name]
-    : undefined;
+  const example = route.example.query;
   return {
     info: {
       input: {
         type: 'http',
         method: 'GET',
-        ...(example === undefined ? {} : { queryParams: example }),
+        queryParams: example,
       },
       output: { type: 'json' },
     },

@@ -2,7 +2,6 @@ export { type Base64JsonResult, decodeBase64Json, encodeBase64Json } from './bas
 export {
   type BazaarExtension,
   bazaarExtension,
-  EXAMPLE_QUERIES,
 } from './bazaar.js';
 export {
   type ClaimResult,

@@ -1,0 +1,10 @@
+import { EXAMPLE_URL } from '../shared.js';
+import type { RouteExample } from '../types.js';
+
+/** `/buy/fetch`'s example: a sample query for catalogs, and a call on the fixture site. */
+export const example: RouteExample = {
+  query: { url: EXAMPLE_URL },
+  call: (site) => ({ url: site.url('/product'), links: '1' }),
+  // `links=1` selects the plus tier.
+  credits: 6,
+};

@@ -1,0 +1,9 @@
+import { EXAMPLE_URL } from '../shared.js';
+import type { RouteExample } from '../types.js';
+
+/** `/buy/table`'s example: a sample query for catalogs, and a call on the fixture site. */
+export const example: RouteExample = {
+  query: { url: EXAMPLE_URL },
+  call: (site) => ({ url: site.url('/wiki') }),
+  credits: 6,
+};

@@ -1,0 +1,183 @@
+import type { ProductResult } from '@storefront/core';
+import { auditTls, type TlsData, type TlsFacts } from '@storefront/tls-audit';
+import { gatherTls } from '../../probes/tls.js';
+import { auditHost, domainParam } from '../audit-domain.js';
+import {
+  BOOLEAN,
+  checked,
+  GRADE_SUMMARY,
+  HOST_AUDIT_CHECKS,
+  INTEGER,
+  ISO_TIME,
+  NULLABLE_STRING,
+  paramsSchema,
+  responseSchema,
+  STRING,
+  STRINGS,
+} from '../shared.js';
+import type { GatheredSource, RouteDefinition } from '../types.js';
+import { example } from './example.js';
+
+interface TlsParams {
+  readonly domain: string;
+}
+
+type TlsOutput = ProductResult<TlsData>;
+
+/** `https://HOST`: what a TLS audit's answer and receipt name as their source. */
+function tlsUrl(domain: string): string {
+  return `https://${domain.includes(':') ? `[${domain}]` : domain}`;
+}
+
+const CERTIFICATE = {
+  type: 'object',
+  required: [
+    'subject',
+    'issuer',
+    'subjectAltNames',
+    'validFrom',
+    'validTo',
+    'daysLeft',
+    'keyType',
+    'keyBits',
+    'signatureAlgorithm',
+    'serialNumber',
+    'fingerprintSha256',
+    'ca',
+    'selfIssued',
+  ],
+  properties: {
+    subject: STRING,
+    issuer: STRING,
+    subjectAltNames: STRINGS,
+    validFrom: STRING,
+    validTo: STRING,
+    daysLeft: INTEGER,
+    keyType: STRING,
+    keyBits: { type: ['integer', 'null'] },
+    signatureAlgorithm: STRING,
+    serialNumber: STRING,
+    fingerprintSha256: STRING,
+    ca: BOOLEAN,
+    selfIssued: BOOLEAN,
+  },
+} as const;
+
+/** `/buy/tls`: TLS audit of a host's port 443. */
+export const tlsRoute: RouteDefinition<TlsParams, GatheredSource<TlsFacts>, TlsOutput> = {
+  name: 'tls',
+  example,
+  path: '/buy/tls',
+  title: 'TLS audit',
+  description:
+    'TLS audit of a host’s port 443: the certificate chain (subject, issuer, SANs, validity and days left, key type and size, signature algorithm), whether the name matches and the chain verifies against Node’s roots, the negotiated protocol and cipher, OCSP stapling and HSTS; graded A–F under a published rubric. The connection goes through the SSRF guard.',
+  params: paramsSchema(
+    { domain: domainParam('A domain or a URL; only its host name is audited, on port 443.') },
+    ['domain'],
+  ),
+  prices: [{ tier: 'tls', amount: 5000, includes: 'graded TLS audit plus signed receipt' }],
+  chargeRule: 'free-on-failure',
+  closedResponse: false,
+  response: responseSchema(
+    {
+      text: STRING,
+      fetchedAt: ISO_TIME,
+      data: {
+        type: 'object',
+        required: [
+          'domain',
+          'port',
+          'chain',
+          'nameMatches',
+          'trusted',
+          'trustError',
+          'protocol',
+          'cipher',
+          'ocspStapled',
+          'hsts',
+          'grade',
+          'score',
+          'maxScore',
+          'percentage',
+          'passed',
+          'failed',
+          'checks',
+          'findings',
+          'rubric',
+        ],
+        properties: {
+          domain: STRING,
+          port: INTEGER,
+          chain: { type: 'array', items: CERTIFICATE },
+          nameMatches: BOOLEAN,
+          trusted: BOOLEAN,
+          trustError: NULLABLE_STRING,
+          protocol: NULLABLE_STRING,
+          cipher: {
+            type: ['object', 'null'],
+            required: ['name', 'standardName', 'version'],
+            properties: { name: STRING, standardName: STRING, version: STRING },
+          },
+          ocspStapled: BOOLEAN,
+          hsts: {
+            type: 'object',
+            required: [
+              'present',
+              'value',
+              'maxAge',
+              'includeSubDomains',
+              'preload',
+              'status',
+              'error',
+            ],
+            properties: {
+              present: BOOLEAN,
+              value: NULLABLE_STRING,
+              maxAge: { type: ['integer', 'null'] },
+              includeSubDomains: BOOLEAN,
+              preload: BOOLEAN,
+              status: { type: ['integer', 'null'] },
+              error: NULLABLE_STRING,
+            },
+          },
+          ...GRADE_SUMMARY,
+          ...HOST_AUDIT_CHECKS,
+          rubric: STRING,
+          // Present only when a value was cut at its cap (README of @storefront/tls-audit).
+          truncatedFields: { const: true },
+        },
+      },
+    },
+    false,
+  ),
+  check(query) {
+    const host = auditHost(query.domain);
+    return checked([host.ok ? null : host.problem], () => ({
+      domain: host.ok ? host.host.replace(/^\[(.*)\]$/, '$1') : '',
+    }));
+  },
+  priceFor: () => tlsRoute.prices[0] as (typeof tlsRoute.prices)[0],
+  reads: {
+    kind: 'gather',
+    gather: ({ domain }, { probes, signal }) => gatherTls(domain, probes, { signal }),
+  },
+  compute: ({ source: { facts, at } }) => auditTls(facts, { at }),
+  shape(result, { params, source: { at } }) {
+    const url = tlsUrl(params.domain);
+    if (!result.ok) {
+      return {
+        ok: false,
+        error: result.error,
+        message: result.message ?? result.error,
+        at: { url, status: null },
+        fields: { fetchedAt: at },
+      };
+    }
+    return {
+      ok: true,
+      text: result.text,
+      body: { ok: true, url, text: result.text, fetchedAt: at, data: result.data },
+      envelope: { url, status: null, fetchedAt: at },
+    };
+  },
+};
