@@ -29,8 +29,8 @@ export {
 } from './errors.js';
 export { isSha256Hex, type Sha256Hex, sha256Hex, utf8ByteLength } from './hash.js';
 export { readOptions, typeName } from './options.js';
-export { type JsonSchema, RECEIPT_RULE_KINDS, type ReceiptRule } from './product.js';
 export { type ParamProblem, URL_MAX_CHARS } from './params.js';
+export { type JsonSchema, RECEIPT_RULE_KINDS, type ReceiptRule } from './product.js';
 export {
   fail,
   ok,
