@@ -1,4 +1,5 @@
 export { classifyAvailability } from './classify-availability.js';
+export { receiptRule, resultSchema } from './product.js';
 export { AVAILABILITY_ERROR_REASONS, AVAILABILITY_RUBRIC, type ErrorReasonRow } from './rubric.js';
 export type {
   AvailabilityData,

@@ -23,6 +23,8 @@ describe('public API', () => {
       'AVAILABILITY_ERROR_REASONS',
       'AVAILABILITY_RUBRIC',
       'classifyAvailability',
+      'receiptRule',
+      'resultSchema',
     ]);
     expect(AVAILABILITY_RUBRIC).toBe('availability-rubric/1');
   });

@@ -27,6 +27,16 @@ export {
   UPSTREAM_ERROR_CODES,
   type UpstreamErrorCode,
 } from './errors.js';
+export {
+  GRADE_CUTOFFS,
+  GRADE_SUMMARY_SCHEMA,
+  type Grade,
+  type GradeCutoffs,
+  type GradedCheck,
+  type GradeOptions,
+  type GradeSummary,
+  gradeSummary,
+} from './grade.js';
 export { isSha256Hex, type Sha256Hex, sha256Hex, utf8ByteLength } from './hash.js';
 export { readOptions, typeName } from './options.js';
 export { type ParamProblem, URL_MAX_CHARS } from './params.js';

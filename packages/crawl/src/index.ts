@@ -13,6 +13,12 @@ export {
   WALK_ROUND_MAX_FETCHES,
 } from './limits.js';
 export { finishMap, startMap, stepMap } from './map-site.js';
+export {
+  crawlReceiptRule,
+  crawlResultSchema,
+  mapReceiptRule,
+  mapResultSchema,
+} from './product.js';
 export { readSitemap, type SitemapEntry, type SitemapRead } from './read-sitemap.js';
 export type {
   CrawlData,

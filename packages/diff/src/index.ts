@@ -12,4 +12,5 @@ export {
   DIFF_MAX_PREV_TEXT_CHARS,
   DIFF_MAX_WORK,
 } from './limits.js';
+export { receiptRule, resultSchema } from './product.js';
 export type { DiffData, DiffErrorCode, DiffInput, DiffLines, DiffOptions } from './types.js';

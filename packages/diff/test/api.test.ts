@@ -30,6 +30,8 @@ describe('public API', () => {
       'DIFF_MAX_WORK',
       'checkDiffParams',
       'diffText',
+      'receiptRule',
+      'resultSchema',
     ]);
     expect(DIFF_MAX_HUNK_LINES).toBe(400);
   });

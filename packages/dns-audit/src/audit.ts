@@ -1,7 +1,7 @@
-import { canonicalize, fail, ok, type ProductResult } from '@storefront/core';
+import { canonicalize, fail, gradeSummary, ok, type ProductResult } from '@storefront/core';
 import { DNS_MAX_RECORD_CHARS, DNS_MAX_RECORDS } from './limits.js';
 import { reportDmarc, reportMtaSts, reportTlsRpt } from './policy.js';
-import { DNS_RUBRIC, DNS_RUBRIC_CHECKS, gradeFor } from './rubric.js';
+import { DNS_GRADE_CUTOFFS, DNS_RUBRIC, DNS_RUBRIC_CHECKS } from './rubric.js';
 import { reportSpf, SPF_LOOKUP_LIMIT } from './spf.js';
 import {
   type CaaRecord,
@@ -201,10 +201,6 @@ export function auditDns(facts: DnsFacts): ProductResult<DnsData> {
     checks.push({ id: row.id, label: row.label, pass, weight: row.weight, note: cut(note) });
     if (!pass) findings.push({ check: row.id, severity: row.severity, remediate: cut(remediate) });
   }
-  const maxScore = DNS_RUBRIC_CHECKS.reduce((sum, row) => sum + row.weight, 0);
-  const score = checks.reduce((sum, check) => sum + (check.pass ? check.weight : 0), 0);
-  const percentage = Math.floor((score * 100) / maxScore);
-  const passed = checks.filter((check) => check.pass).length;
   const data: DnsData = {
     domain,
     records,
@@ -215,12 +211,7 @@ export function auditDns(facts: DnsFacts): ProductResult<DnsData> {
     tlsRpt,
     dnssec: { authenticated },
     queries: facts.answers.length,
-    grade: gradeFor(percentage),
-    score,
-    maxScore,
-    percentage,
-    passed,
-    failed: checks.length - passed,
+    ...gradeSummary(checks, { cutoffs: DNS_GRADE_CUTOFFS }),
     checks,
     findings,
     rubric: DNS_RUBRIC,

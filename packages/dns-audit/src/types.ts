@@ -1,3 +1,5 @@
+import type { Grade } from '@storefront/core';
+
 /** The record types a DNS audit asks for. */
 export const DNS_RECORD_TYPES = Object.freeze([
   'A',
@@ -42,7 +44,8 @@ export interface DnsFacts {
   readonly capped: boolean;
 }
 
-export type DnsGrade = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+/** A letter grade, from `A` (best) to `F` (core's `Grade`). */
+export type DnsGrade = Grade;
 export type DnsSeverity = 'high' | 'medium' | 'low';
 
 /** An MX record. */

@@ -9,6 +9,7 @@ export {
   EXTRACT_SCHEMA_MAX_CHARS,
   parseExtractSchema,
 } from './parse-schema.js';
+export { receiptRule, resultSchema } from './product.js';
 export { EXTRACT_MAX_VALUE_CHARS, resolveFields } from './resolve-fields.js';
 export type {
   ExtractData,

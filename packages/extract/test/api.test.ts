@@ -66,7 +66,9 @@ describe('public API', () => {
       'extract',
       'parseExtractSchema',
       'parseNumber',
+      'receiptRule',
       'resolveFields',
+      'resultSchema',
     ]);
   });
 

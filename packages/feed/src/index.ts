@@ -11,4 +11,5 @@ export {
   FEED_MAX_TITLE_CHARS,
 } from './limits.js';
 export { parseFeed } from './parse-feed.js';
+export { receiptRule, resultSchema } from './product.js';
 export type { FeedData, FeedErrorCode, FeedItem, FeedKind, FeedOptions } from './types.js';

@@ -51,6 +51,8 @@ describe('public API', () => {
       'FEED_MAX_TITLE_CHARS',
       'parseFeed',
       'parseFeedDate',
+      'receiptRule',
+      'resultSchema',
     ]);
   });
 

@@ -3,6 +3,7 @@ import {
   capString,
   type FetchedDocument,
   fail,
+  gradeSummary,
   ok,
   type ProductResult,
   StorefrontError,
@@ -11,7 +12,7 @@ import { type CheckContext, RULES } from './checks.js';
 import { parseCspList } from './csp.js';
 import { headerValue, normalizeHeaders } from './header-map.js';
 import { HEADERS_MAX_NOTE_CHARS, HEADERS_MAX_VALUE_CHARS } from './limits.js';
-import { gradeFor, HEADERS_RUBRIC, HEADERS_RUBRIC_CHECKS } from './rubric.js';
+import { HEADERS_GRADE_CUTOFFS, HEADERS_RUBRIC, HEADERS_RUBRIC_CHECKS } from './rubric.js';
 import type { HeadersCheck, HeadersData, HeadersFinding } from './types.js';
 
 /**
@@ -44,9 +45,6 @@ export function inspectHeaders(doc: FetchedDocument): ProductResult<HeadersData>
 
   const checks: HeadersCheck[] = [];
   const findings: HeadersFinding[] = [];
-  let score = 0;
-  let maxScore = 0;
-  let passed = 0;
   let cut = false;
   const cap = (text: string, max: number): string => {
     const capped = capString(text, max);
@@ -67,11 +65,7 @@ export function inspectHeaders(doc: FetchedDocument): ProductResult<HeadersData>
       value: verdict.value === null ? null : cap(verdict.value, HEADERS_MAX_VALUE_CHARS),
       note: cap(verdict.note, HEADERS_MAX_NOTE_CHARS),
     });
-    maxScore += row.weight;
-    if (verdict.pass) {
-      score += row.weight;
-      passed++;
-    } else {
+    if (!verdict.pass) {
       findings.push({
         header: row.header,
         severity: row.severity,
@@ -79,15 +73,9 @@ export function inspectHeaders(doc: FetchedDocument): ProductResult<HeadersData>
       });
     }
   }
-  const percentage = maxScore === 0 ? 0 : Math.floor((score * 100) / maxScore);
   const banner = headerValue(headers, 'server');
   const data: { -readonly [K in keyof HeadersData]: HeadersData[K] } = {
-    grade: gradeFor(percentage),
-    score,
-    maxScore,
-    percentage,
-    passed,
-    failed: checks.length - passed,
+    ...gradeSummary(checks, { cutoffs: HEADERS_GRADE_CUTOFFS }),
     checks,
     findings,
     serverBanner: banner === null ? null : cap(banner, HEADERS_MAX_VALUE_CHARS),

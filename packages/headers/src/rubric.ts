@@ -1,4 +1,5 @@
-import type { HeadersGrade, HeadersSeverity } from './types.js';
+import { GRADE_CUTOFFS, type GradeCutoffs } from '@storefront/core';
+import type { HeadersSeverity } from './types.js';
 
 /** The version of the grading rubric; it changes whenever a weight, a rule or a cut-off does. */
 export const HEADERS_RUBRIC = 'headers-rubric/1';
@@ -54,17 +55,9 @@ export const HEADERS_RUBRIC_CHECKS: readonly HeadersRubricRow[] = Object.freeze(
   ),
 );
 
-/** The lowest percentage that earns each grade, best first; below the last one is `F`. */
-export const HEADERS_GRADE_CUTOFFS: readonly (readonly [HeadersGrade, number])[] = Object.freeze([
-  ['A', 90],
-  ['B', 75],
-  ['C', 60],
-  ['D', 45],
-  ['E', 30],
-] as const);
-
-/** The grade a percentage earns under {@link HEADERS_GRADE_CUTOFFS}. */
-export function gradeFor(percentage: number): HeadersGrade {
-  for (const [grade, minimum] of HEADERS_GRADE_CUTOFFS) if (percentage >= minimum) return grade;
-  return 'F';
-}
+/**
+ * The lowest percentage that earns each grade, best first; below the last one is `F`.
+ * The cut-offs every graded audit shares (`GRADE_CUTOFFS` of `@storefront/core`),
+ * published under this rubric's name: the rubric version covers them too.
+ */
+export const HEADERS_GRADE_CUTOFFS: GradeCutoffs = GRADE_CUTOFFS;

@@ -1,7 +1,7 @@
-import type { ErrorCode } from '@storefront/core';
+import type { ErrorCode, Grade } from '@storefront/core';
 
-/** A letter grade, from `A` (best) to `F`. */
-export type HeadersGrade = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+/** A letter grade, from `A` (best) to `F` (core's `Grade`). */
+export type HeadersGrade = Grade;
 
 /** How much a failed check matters. */
 export type HeadersSeverity = 'high' | 'medium' | 'low';

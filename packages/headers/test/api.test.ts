@@ -31,6 +31,8 @@ describe('public API', () => {
       'HEADERS_RUBRIC',
       'HEADERS_RUBRIC_CHECKS',
       'inspectHeaders',
+      'receiptRule',
+      'resultSchema',
     ]);
   });
 

@@ -1,11 +1,12 @@
 import { CUT_MARK } from '@storefront/core';
-import { hostilePage, makeDocument } from '@storefront/test-utils';
+import { hostilePage, makeDocument, schemaCheck } from '@storefront/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   HEADERS_MAX_NOTE_CHARS,
   HEADERS_MAX_VALUE_CHARS,
   HEADERS_RUBRIC_CHECKS,
   inspectHeaders,
+  resultSchema,
 } from '../src/index.js';
 
 /** Characters of string content the caps allow (README, Limits), plus 1 KiB of fixed text per check. */
@@ -49,6 +50,10 @@ describe('caps on hostile headers', () => {
     const framing = data.checks.find((check) => check.header === 'x-frame-options');
     expect(framing?.note.endsWith(CUT_MARK)).toBe(true);
     expect(data.truncatedFields).toBe(true);
+  });
+
+  it('still fits the published result schema, cut fields and all', () => {
+    expect(schemaCheck(resultSchema)(data)).toStrictEqual([]);
   });
 
   it('keeps the whole result under the documented bound', () => {

@@ -5,4 +5,5 @@ export {
   MAX_LINKS,
   MAX_LINKS_TOTAL_CHARS,
 } from './limits.js';
+export { receiptRule, resultSchema } from './product.js';
 export type { Link, LinksData, LinksErrorCode, LinksOptions, OriginCount } from './types.js';

@@ -26,6 +26,8 @@ describe('public API', () => {
       'MAX_LINK_TEXT_CHARS',
       'MAX_LINK_URL_CHARS',
       'extractLinks',
+      'receiptRule',
+      'resultSchema',
     ]);
   });
 

@@ -31,6 +31,8 @@ describe('public API', () => {
       'MARKDOWN_MAX_NESTING',
       'MARKDOWN_MAX_TABLE_COLUMNS',
       'MARKDOWN_MAX_TITLE_CHARS',
+      'receiptRule',
+      'resultSchema',
       'toMarkdown',
     ]);
   });

@@ -19,6 +19,7 @@ export {
   META_MAX_VALUE_CHARS,
   OPEN_GRAPH_PREFIXES,
 } from './meta-tags.js';
+export { receiptRule, resultSchema } from './product.js';
 export type {
   CollectedMetadata,
   JsonLdObject,

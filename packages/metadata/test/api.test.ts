@@ -52,6 +52,8 @@ describe('public API', () => {
       'collectMetadata',
       'extractMetadata',
       'parseJsonLd',
+      'receiptRule',
+      'resultSchema',
     ]);
   });
 

@@ -10,6 +10,7 @@ export {
   WELL_KNOWN_PATH,
 } from './limits.js';
 export { notarize } from './notarize.js';
+export { receiptRule, resultSchema } from './product.js';
 export type {
   FetchedNotarizeInput,
   InlineNotarizeInput,

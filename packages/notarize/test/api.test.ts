@@ -25,6 +25,8 @@ describe('public API', () => {
       'WELL_KNOWN_PATH',
       'checkNotarizeParams',
       'notarize',
+      'receiptRule',
+      'resultSchema',
     ]);
     expect(NOTARIZE_MAX_CONTENT_CHARS).toBe(262_144);
     expect(WELL_KNOWN_PATH).toBe('/.well-known/service-attestation');

@@ -9,6 +9,7 @@ export {
   PDF_MAX_TEXT_CHARS,
 } from './limits.js';
 export { parsePages } from './pages.js';
+export { receiptRule, resultSchema } from './product.js';
 export type {
   PdfData,
   PdfErrorCode,

@@ -30,6 +30,7 @@ export { parseLlmsTxt } from './parse-llms-txt.js';
 export { parseRobots } from './parse-robots.js';
 export type { StepCounter } from './pattern.js';
 export { normalizeRobotsPath } from './percent-encoding.js';
+export { receiptRule, resultSchema } from './product.js';
 export { extractProductToken } from './product-token.js';
 export type {
   AiTxtPolicy,

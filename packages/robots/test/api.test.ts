@@ -66,6 +66,8 @@ describe('public API', () => {
       'parseAuditPath',
       'parseLlmsTxt',
       'parseRobots',
+      'receiptRule',
+      'resultSchema',
     ]);
   });
 

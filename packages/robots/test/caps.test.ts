@@ -1,4 +1,5 @@
 import { CUT_MARK } from '@storefront/core';
+import { schemaCheck } from '@storefront/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   AI_CRAWLERS,
@@ -8,6 +9,7 @@ import {
   ROBOTS_MAX_CONTENT_TYPE_CHARS,
   ROBOTS_MAX_FIELD_CHARS,
   ROBOTS_MAX_SITEMAPS,
+  resultSchema,
 } from '../src/index.js';
 
 /**
@@ -78,6 +80,10 @@ describe('caps on hostile files', () => {
       AI_TXT_MAX_LISTED_FILE_TYPES,
     );
     expect(data.truncatedFields).toBe(true);
+  });
+
+  it('still fits the published result schema, cut fields and all', () => {
+    expect(schemaCheck(resultSchema)(data)).toStrictEqual([]);
   });
 
   it('keeps the whole result under the documented bound', () => {

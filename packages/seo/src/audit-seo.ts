@@ -3,6 +3,7 @@ import {
   capString,
   type FetchedDocument,
   fail,
+  gradeSummary,
   ok,
   type ProductResult,
   StorefrontError,
@@ -12,7 +13,7 @@ import { extractLinks } from '@storefront/links';
 import { collectMetadata } from '@storefront/metadata';
 import { type CheckContext, RULES } from './checks.js';
 import { SEO_MAX_NOTE_CHARS, SEO_MAX_VALUE_CHARS } from './limits.js';
-import { gradeFor, SEO_RUBRIC, SEO_RUBRIC_CHECKS } from './rubric.js';
+import { SEO_GRADE_CUTOFFS, SEO_RUBRIC, SEO_RUBRIC_CHECKS } from './rubric.js';
 import { scanPage } from './scan.js';
 import type { SeoCheck, SeoData, SeoFinding } from './types.js';
 
@@ -59,9 +60,6 @@ export function auditSeo(doc: FetchedDocument): ProductResult<SeoData> {
 
   const checks: SeoCheck[] = [];
   const findings: SeoFinding[] = [];
-  let score = 0;
-  let maxScore = 0;
-  let passed = 0;
   let cut = false;
   const cap = (text: string, max: number): string => {
     const whole = text.toWellFormed();
@@ -82,11 +80,7 @@ export function auditSeo(doc: FetchedDocument): ProductResult<SeoData> {
       value: verdict.value === null ? null : cap(verdict.value, SEO_MAX_VALUE_CHARS),
       note: cap(verdict.note, SEO_MAX_NOTE_CHARS),
     });
-    maxScore += row.weight;
-    if (verdict.pass) {
-      score += row.weight;
-      passed++;
-    } else {
+    if (!verdict.pass) {
       findings.push({
         id: row.id,
         severity: row.severity,
@@ -94,14 +88,8 @@ export function auditSeo(doc: FetchedDocument): ProductResult<SeoData> {
       });
     }
   }
-  const percentage = maxScore === 0 ? 0 : Math.floor((score * 100) / maxScore);
   const data: { -readonly [K in keyof SeoData]: SeoData[K] } = {
-    grade: gradeFor(percentage),
-    score,
-    maxScore,
-    percentage,
-    passed,
-    failed: checks.length - passed,
+    ...gradeSummary(checks, { cutoffs: SEO_GRADE_CUTOFFS }),
     checks,
     findings,
     counts: {

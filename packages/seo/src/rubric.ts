@@ -1,4 +1,5 @@
-import type { SeoGrade, SeoSeverity } from './types.js';
+import { GRADE_CUTOFFS, type GradeCutoffs } from '@storefront/core';
+import type { SeoSeverity } from './types.js';
 
 /** The version of the grading rubric; it changes whenever a weight, a rule or a cut-off does. */
 export const SEO_RUBRIC = 'seo-rubric/1';
@@ -33,17 +34,9 @@ export const SEO_RUBRIC_CHECKS: readonly SeoRubricRow[] = Object.freeze(
   ).map(([id, label, weight, severity]) => Object.freeze({ id, label, weight, severity })),
 );
 
-/** The lowest percentage that earns each grade, best first; below the last one is `F`. */
-export const SEO_GRADE_CUTOFFS: readonly (readonly [SeoGrade, number])[] = Object.freeze([
-  ['A', 90],
-  ['B', 75],
-  ['C', 60],
-  ['D', 45],
-  ['E', 30],
-] as const);
-
-/** The grade a percentage earns under {@link SEO_GRADE_CUTOFFS}. */
-export function gradeFor(percentage: number): SeoGrade {
-  for (const [grade, minimum] of SEO_GRADE_CUTOFFS) if (percentage >= minimum) return grade;
-  return 'F';
-}
+/**
+ * The lowest percentage that earns each grade, best first; below the last one is `F`.
+ * The cut-offs every graded audit shares (`GRADE_CUTOFFS` of `@storefront/core`),
+ * published under this rubric's name: the rubric version covers them too.
+ */
+export const SEO_GRADE_CUTOFFS: GradeCutoffs = GRADE_CUTOFFS;

@@ -1,7 +1,7 @@
-import type { ErrorCode } from '@storefront/core';
+import type { ErrorCode, Grade } from '@storefront/core';
 
-/** A letter grade, from `A` (best) to `F`. */
-export type SeoGrade = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+/** A letter grade, from `A` (best) to `F` (core's `Grade`). */
+export type SeoGrade = Grade;
 
 /** How much a failed check matters. */
 export type SeoSeverity = 'high' | 'medium' | 'low';

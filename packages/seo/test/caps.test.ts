@@ -1,8 +1,9 @@
 import { CUT_MARK } from '@storefront/core';
-import { makeDocument, scalingRatio } from '@storefront/test-utils';
+import { makeDocument, scalingRatio, schemaCheck } from '@storefront/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   auditSeo,
+  resultSchema,
   SEO_MAX_NOTE_CHARS,
   SEO_MAX_VALUE_CHARS,
   SEO_RUBRIC_CHECKS,
@@ -45,6 +46,10 @@ describe('caps on hostile pages', () => {
     expect(title?.value?.endsWith(CUT_MARK)).toBe(true);
     expect(data.truncatedFields).toBe(true);
     expect(data.counts.h1).toBe(2_000);
+  });
+
+  it('still fits the published result schema, cut fields and all', () => {
+    expect(schemaCheck(resultSchema)(data)).toStrictEqual([]);
   });
 
   it('keeps the whole result under the documented bound', () => {

@@ -10,6 +10,7 @@ export {
   TABLE_PARAM_MAX_LENGTH,
 } from './limits.js';
 export { type ParamResult, parseTableFormat, parseTableIndex } from './params.js';
+export { receiptRule, resultSchema } from './product.js';
 export type {
   ExtractedTable,
   TableData,

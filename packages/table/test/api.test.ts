@@ -43,6 +43,8 @@ describe('public API', () => {
       'extractTables',
       'parseTableFormat',
       'parseTableIndex',
+      'receiptRule',
+      'resultSchema',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { CUT_MARK } from '@storefront/core';
-import { hostilePage, makeDocument } from '@storefront/test-utils';
+import { hostilePage, makeDocument, schemaCheck } from '@storefront/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   extractTables,
@@ -8,6 +8,7 @@ import {
   MAX_RESPONSE_CHARS,
   MAX_TABLES,
   MAX_TITLE_CHARS,
+  resultSchema,
 } from '../src/index.js';
 
 /**
@@ -37,6 +38,10 @@ describe('caps on a hostile page', () => {
     expect(table.truncated).toBe(true);
     expect(data.truncatedFields).toBe(true);
     expect(table.rows?.[0]?.Price).toBe('12');
+  });
+
+  it('still fits the published result schema, cut fields and all', () => {
+    expect(schemaCheck(resultSchema)(data)).toStrictEqual([]);
   });
 
   it('keeps the whole result under the documented bound', () => {

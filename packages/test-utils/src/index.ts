@@ -36,6 +36,13 @@ export {
 } from './pdf.js';
 export { scalingRatio } from './scaling.js';
 export {
+  type GoldenResult,
+  type RunSchemaFixturesOptions,
+  readGoldenResults,
+  runSchemaFixtures,
+  schemaCheck,
+} from './schema.js';
+export {
   type LeafOptions,
   makeTestChain,
   type TestCertificate,

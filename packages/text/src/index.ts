@@ -12,4 +12,5 @@ export {
   type FetchField,
   parseFetchExtract,
 } from './fields.js';
+export { receiptRule, resultSchema } from './product.js';
 export type { FieldValue, TextData, TextErrorCode, TextLink, TextOptions } from './types.js';

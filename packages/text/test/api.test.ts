@@ -14,6 +14,8 @@ test('exports exactly the public API', () => {
     'TEXT_MAX_TITLE_CHARS',
     'extractText',
     'parseFetchExtract',
+    'receiptRule',
+    'resultSchema',
   ]);
 });
 

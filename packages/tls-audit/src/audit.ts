@@ -1,8 +1,15 @@
 import { X509Certificate } from 'node:crypto';
-import { canonicalize, type ErrorCode, fail, ok, type ProductResult } from '@storefront/core';
+import {
+  canonicalize,
+  type ErrorCode,
+  fail,
+  gradeSummary,
+  ok,
+  type ProductResult,
+} from '@storefront/core';
 import { parseCertTime, parseIsoTime, signatureAlgorithmOf, WEAK_SIGNATURES } from './der.js';
 import { TLS_MAX_CHAIN, TLS_MAX_CHARS, TLS_MAX_NAMES, TLS_MIN_DAYS_LEFT } from './limits.js';
-import { gradeFor, TLS_RUBRIC, TLS_RUBRIC_CHECKS } from './rubric.js';
+import { TLS_GRADE_CUTOFFS, TLS_RUBRIC, TLS_RUBRIC_CHECKS } from './rubric.js';
 import type { TlsCertificate, TlsCheck, TlsData, TlsFacts, TlsFinding } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -195,10 +202,6 @@ export function auditTls(facts: TlsFacts, options: AuditTlsOptions): ProductResu
     if (row.critical) criticalFailed = true;
     findings.push({ check: row.id, severity: row.severity, remediate: cut(remediate) });
   }
-  const maxScore = TLS_RUBRIC_CHECKS.reduce((sum, row) => sum + row.weight, 0);
-  const score = checks.reduce((sum, check) => sum + (check.pass ? check.weight : 0), 0);
-  const percentage = Math.floor((score * 100) / maxScore);
-  const passed = checks.filter((check) => check.pass).length;
   const data: TlsData = {
     domain: cut(facts.domain),
     port: facts.port,
@@ -217,12 +220,7 @@ export function auditTls(facts: TlsFacts, options: AuditTlsOptions): ProductResu
           },
     ocspStapled: facts.ocspStapled,
     hsts: { ...hsts, status: facts.hsts.status, error: facts.hsts.error },
-    grade: gradeFor(percentage, criticalFailed),
-    score,
-    maxScore,
-    percentage,
-    passed,
-    failed: checks.length - passed,
+    ...gradeSummary(checks, { cutoffs: TLS_GRADE_CUTOFFS, criticalFailed }),
     checks,
     findings,
     rubric: TLS_RUBRIC,

@@ -1,4 +1,5 @@
-import type { TlsGrade, TlsSeverity } from './types.js';
+import { GRADE_CUTOFFS, type GradeCutoffs } from '@storefront/core';
+import type { TlsSeverity } from './types.js';
 
 /** The version of the grading rubric; it changes whenever a weight, a rule or a cut-off does. */
 export const TLS_RUBRIC = 'tls-rubric/1';
@@ -33,18 +34,9 @@ export const TLS_RUBRIC_CHECKS: readonly TlsRubricRow[] = Object.freeze(
   ),
 );
 
-/** The lowest percentage that earns each grade, best first; below the last one is `F`. */
-export const TLS_GRADE_CUTOFFS: readonly (readonly [TlsGrade, number])[] = Object.freeze([
-  ['A', 90],
-  ['B', 75],
-  ['C', 60],
-  ['D', 45],
-  ['E', 30],
-] as const);
-
-/** The grade a percentage earns under {@link TLS_GRADE_CUTOFFS}, `F` after a critical failure. */
-export function gradeFor(percentage: number, criticalFailed: boolean): TlsGrade {
-  if (criticalFailed) return 'F';
-  for (const [grade, minimum] of TLS_GRADE_CUTOFFS) if (percentage >= minimum) return grade;
-  return 'F';
-}
+/**
+ * The lowest percentage that earns each grade, best first; below the last one is `F`.
+ * The cut-offs every graded audit shares (`GRADE_CUTOFFS` of `@storefront/core`),
+ * published under this rubric's name: the rubric version covers them too.
+ */
+export const TLS_GRADE_CUTOFFS: GradeCutoffs = GRADE_CUTOFFS;

@@ -1,3 +1,5 @@
+import type { Grade } from '@storefront/core';
+
 /** How the connection to the host went, when it produced no handshake to audit. */
 export interface TlsFailure {
   /** A catalogue code: `blocked_ssrf`, `dns_failure`, `timeout`, `connection_refused`, `connection_reset`, `tls_error`. */
@@ -42,7 +44,8 @@ export type TlsFacts =
   | ({ readonly ok: true } & TlsHandshakeFacts)
   | ({ readonly ok: false; readonly domain: string; readonly port: number } & TlsFailure);
 
-export type TlsGrade = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+/** A letter grade, from `A` (best) to `F` (core's `Grade`). */
+export type TlsGrade = Grade;
 export type TlsSeverity = 'high' | 'medium' | 'low';
 
 /** One certificate of the chain, read. */

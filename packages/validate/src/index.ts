@@ -19,6 +19,7 @@ export {
 } from './limits.js';
 export { parseSchema } from './parse-schema.js';
 export { parsePointer } from './pointer.js';
+export { receiptRule, resultSchema } from './product.js';
 export type {
   JsonTypeName,
   NormalizedSchema,

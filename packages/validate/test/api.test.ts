@@ -45,6 +45,8 @@ describe('public API', () => {
       'VALIDATE_TYPE_NAMES',
       'parsePointer',
       'parseSchema',
+      'receiptRule',
+      'resultSchema',
       'validateDocument',
     ]);
   });

@@ -1,7 +1,8 @@
 import { CUT_MARK } from '@storefront/core';
-import { makeDocument } from '@storefront/test-utils';
+import { makeDocument, schemaCheck } from '@storefront/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
+  resultSchema,
   VALIDATE_MAX_ERRORS,
   VALIDATE_MAX_MESSAGE_CHARS,
   VALIDATE_MAX_PATH_CHARS,
@@ -47,6 +48,10 @@ describe('caps on a hostile document', () => {
     expect(data.errors.some((error) => error.path.endsWith(CUT_MARK))).toBe(true);
     expect(data.errors.some((error) => error.message.endsWith(CUT_MARK))).toBe(true);
     expect(data.truncatedFields).toBe(true);
+  });
+
+  it('still fits the published result schema, cut fields and all', () => {
+    expect(schemaCheck(resultSchema)(data)).toStrictEqual([]);
   });
 
   it('keeps the whole result under the documented bound', () => {
