@@ -1,4 +1,4 @@
-import type { FetchedDocument, ProductResult } from '@storefront/core';
+import type { FetchedDocument, ProductResult, ReceiptRule } from '@storefront/core';
 import { INTEGER, ISO_TIME, NULLABLE_STRING, responseSchema, STRING } from './shared.js';
 import type {
   ChargeRule,
@@ -20,8 +20,10 @@ export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
   readonly example: RouteExample;
   readonly chargeRule: ChargeRule;
   readonly closedResponse: boolean;
-  /** Schema of `data`. */
+  /** Schema of `data` (the product package's `resultSchema`). */
   readonly data: JsonSchema;
+  /** The product package's `receiptRule`. */
+  readonly receiptRule: ReceiptRule;
   /** Whether the answer carries a top-level `contentType` (links, feed). */
   readonly contentType?: boolean;
   /** Run the product on any HTTP answer, not only 2xx (headers audits error pages too). */
@@ -52,6 +54,7 @@ export function documentRoute<P extends { readonly url: string }, D>(
     description: spec.description,
     params: spec.params,
     prices: [spec.price],
+    receiptRule: spec.receiptRule,
     example: spec.example,
     chargeRule: spec.chargeRule,
     closedResponse: spec.closedResponse,

@@ -1,4 +1,4 @@
-import type { FetchedDocument, ParamProblem } from '@storefront/core';
+import type { FetchedDocument, ParamProblem, ReceiptRule } from '@storefront/core';
 import type { SafeFetchResult } from '@storefront/safe-fetch';
 import type { Probes } from '../probes/index.js';
 
@@ -227,6 +227,12 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
   readonly chargeRule: ChargeRule;
   /** The 200 body, as JSON Schema (closed where the spec says no other fields). */
   readonly response: JsonSchema;
+  /**
+   * How the signed `text` follows from the answer's fields (the product package's
+   * `receiptRule`): verifiers apply it by the route name the receipt carries, and the
+   * service-attestation document publishes it.
+   */
+  readonly receiptRule: ReceiptRule;
   /** Whether the spec forbids fields beyond its list (tests hold every answer to it). */
   readonly closedResponse: boolean;
   /**

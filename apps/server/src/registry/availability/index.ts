@@ -1,7 +1,6 @@
-import { classifyAvailability } from '@storefront/availability';
+import { classifyAvailability, receiptRule, resultSchema } from '@storefront/availability';
 import type { UrlParams } from '../document-route.js';
 import {
-  BOOLEAN,
   checked,
   ISO_TIME,
   paramsSchema,
@@ -26,6 +25,7 @@ interface AvailabilityOutput {
 export const availabilityRoute: RouteDefinition<UrlParams, FetchesSource, AvailabilityOutput> = {
   name: 'availability',
   example,
+  receiptRule,
   path: '/buy/availability',
   title: 'Availability probe',
   description:
@@ -39,38 +39,7 @@ export const availabilityRoute: RouteDefinition<UrlParams, FetchesSource, Availa
       status: NULLABLE_INTEGER,
       text: STRING,
       fetchedAt: ISO_TIME,
-      data: {
-        type: 'object',
-        required: [
-          'up',
-          'reachable',
-          'httpStatus',
-          'responseClass',
-          'reason',
-          'rubric',
-          'responseMs',
-        ],
-        additionalProperties: false,
-        properties: {
-          up: BOOLEAN,
-          reachable: BOOLEAN,
-          httpStatus: NULLABLE_INTEGER,
-          responseClass: {
-            enum: [
-              '1xx-informational',
-              '2xx-success',
-              '3xx-redirect',
-              '4xx-client-error',
-              '5xx-server-error',
-              'unknown',
-              'none',
-            ],
-          },
-          reason: STRING,
-          rubric: STRING,
-          responseMs: NULLABLE_INTEGER,
-        },
-      },
+      data: resultSchema,
     },
     false,
   ),

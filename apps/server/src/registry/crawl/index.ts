@@ -1,7 +1,8 @@
 import {
   CRAWL_MAX_PAGES,
-  CRAWL_MAX_SKIPPED,
   type CrawlState,
+  crawlReceiptRule,
+  crawlResultSchema,
   finishCrawl,
   startCrawl,
   stepCrawl,
@@ -10,14 +11,10 @@ import { DEFAULT_USER_AGENT } from '@storefront/safe-fetch';
 import {
   checked,
   enumParam,
-  INTEGER,
   ISO_TIME,
-  NULLABLE_STRING,
   paramsSchema,
-  record,
   responseSchema,
   STRING,
-  STRINGS,
   URL_PARAM,
   urlProblem,
 } from '../shared.js';
@@ -41,6 +38,7 @@ export const crawlRoute: RouteDefinition<
 > = {
   name: 'crawl',
   example,
+  receiptRule: crawlReceiptRule,
   path: '/buy/crawl',
   title: 'Bounded site crawl',
   description: `A bounded same-site crawl: breadth-first from \`url\`, at most ${CRAWL_MAX_PAGES} pages (\`limit\`), robots.txt obeyed for our user agent, each page's text or markdown, title, status and links; the receipt signs one \`hash<TAB>url\` row per page, so any single page can be re-verified against the signed list.`,
@@ -62,41 +60,7 @@ export const crawlRoute: RouteDefinition<
       status: { type: ['integer', 'null'] },
       text: STRING,
       fetchedAt: ISO_TIME,
-      data: record({
-        origin: STRING,
-        format: { enum: [...FORMATS] },
-        count: INTEGER,
-        pages: {
-          type: 'array',
-          maxItems: CRAWL_MAX_PAGES,
-          items: record({
-            url: STRING,
-            status: INTEGER,
-            contentType: NULLABLE_STRING,
-            title: NULLABLE_STRING,
-            content: STRING,
-            links: STRINGS,
-            hash: { type: 'string', pattern: '^0x[0-9a-f]{64}$' },
-          }),
-        },
-        skipped: {
-          type: 'array',
-          maxItems: CRAWL_MAX_SKIPPED,
-          items: record({ url: STRING, reason: STRING }),
-        },
-        skippedCount: INTEGER,
-        robots: {
-          oneOf: [
-            { type: 'null' },
-            record({
-              url: STRING,
-              status: { type: ['integer', 'null'] },
-              mode: { enum: ['rules', 'allow-all', 'disallow-all'] },
-            }),
-          ],
-        },
-        stop: { enum: ['done', 'deadline', 'fetch-cap'] },
-      }),
+      data: crawlResultSchema,
     },
     true,
   ),

@@ -3,17 +3,16 @@ import {
   DIFF_MAX_PREV_HASH_CHARS,
   DIFF_MAX_PREV_TEXT_CHARS,
   diffText,
+  receiptRule,
+  resultSchema,
 } from '@storefront/diff';
 import { toMarkdown } from '@storefront/markdown';
 import { extractText } from '@storefront/text';
 import {
-  BOOLEAN,
   enumParam,
   INTEGER,
   ISO_TIME,
-  NULLABLE_STRING,
   paramsSchema,
-  record,
   responseSchema,
   STRING,
   URL_PARAM,
@@ -29,12 +28,13 @@ interface DiffParams {
   readonly format: 'text' | 'markdown';
 }
 
-const HASH = { type: 'string', pattern: '^0x[0-9a-f]{64}$' } as const;
+const _HASH = { type: 'string', pattern: '^0x[0-9a-f]{64}$' } as const;
 
 /** `/buy/diff`: refetch a page and sign whether (and how) it changed. */
 export const diffRoute: RouteDefinition<DiffParams, PageSource, ReturnType<typeof diffText>> = {
   name: 'diff',
   example,
+  receiptRule,
   path: '/buy/diff',
   title: 'Change proof',
   description:
@@ -60,23 +60,7 @@ export const diffRoute: RouteDefinition<DiffParams, PageSource, ReturnType<typeo
   chargeRule: 'per-attempt',
   closedResponse: true,
   response: responseSchema(
-    {
-      status: INTEGER,
-      changed: BOOLEAN,
-      fromHash: { anyOf: [HASH, { type: 'null' }] },
-      toHash: HASH,
-      comparedBy: { enum: ['hash', 'text'] },
-      diff: record({
-        added: INTEGER,
-        removed: INTEGER,
-        hunks: { type: 'array', items: STRING },
-        truncated: BOOLEAN,
-      }),
-      text: STRING,
-      bytes: INTEGER,
-      contentType: NULLABLE_STRING,
-      fetchedAt: ISO_TIME,
-    },
+    { status: INTEGER, ...resultSchema.properties, text: STRING, fetchedAt: ISO_TIME },
     true,
   ),
   check(query): Checked<DiffParams> {

@@ -5,22 +5,12 @@ import {
   type DnsData,
   type DnsFacts,
   gatherDns,
+  receiptRule,
+  resultSchema,
 } from '@storefront/dns-audit';
 import { checkUrl } from '@storefront/safe-fetch';
 import { auditHost, domainParam } from '../audit-domain.js';
-import {
-  BOOLEAN,
-  checked,
-  GRADE_SUMMARY,
-  HOST_AUDIT_CHECKS,
-  INTEGER,
-  ISO_TIME,
-  NULLABLE_STRING,
-  paramsSchema,
-  responseSchema,
-  STRING,
-  STRINGS,
-} from '../shared.js';
+import { checked, ISO_TIME, paramsSchema, responseSchema, STRING } from '../shared.js';
 import type { GatheredSource, RouteDefinition } from '../types.js';
 import { example } from './example.js';
 
@@ -48,6 +38,7 @@ function dnsUrl(domain: string): string {
 export const dnsRoute: RouteDefinition<DnsParams, GatheredSource<DnsGathered>, DnsOutput> = {
   name: 'dns',
   example,
+  receiptRule,
   path: '/buy/dns',
   title: 'DNS and e-mail authentication audit',
   description:
@@ -69,113 +60,7 @@ export const dnsRoute: RouteDefinition<DnsParams, GatheredSource<DnsGathered>, D
     {
       text: STRING,
       fetchedAt: ISO_TIME,
-      data: {
-        type: 'object',
-        required: [
-          'domain',
-          'records',
-          'outcomes',
-          'spf',
-          'dmarc',
-          'mtaSts',
-          'tlsRpt',
-          'dnssec',
-          'queries',
-          'grade',
-          'score',
-          'maxScore',
-          'percentage',
-          'passed',
-          'failed',
-          'checks',
-          'findings',
-          'rubric',
-        ],
-        properties: {
-          domain: STRING,
-          records: {
-            type: 'object',
-            required: ['A', 'AAAA', 'CNAME', 'NS', 'MX', 'CAA', 'TXT'],
-            properties: {
-              A: STRINGS,
-              AAAA: STRINGS,
-              CNAME: STRINGS,
-              NS: STRINGS,
-              MX: {
-                type: 'array',
-                items: { type: 'object', required: ['preference', 'exchange'] },
-              },
-              CAA: {
-                type: 'array',
-                items: { type: 'object', required: ['flags', 'tag', 'value'] },
-              },
-              TXT: STRINGS,
-            },
-          },
-          outcomes: { type: 'object', additionalProperties: STRING },
-          spf: {
-            type: 'object',
-            required: [
-              'record',
-              'count',
-              'valid',
-              'problem',
-              'lookups',
-              'lookupLimitExceeded',
-              'lookupsComplete',
-              'all',
-              'references',
-            ],
-            properties: {
-              record: NULLABLE_STRING,
-              count: INTEGER,
-              valid: BOOLEAN,
-              problem: NULLABLE_STRING,
-              lookups: INTEGER,
-              lookupLimitExceeded: BOOLEAN,
-              lookupsComplete: BOOLEAN,
-              all: { enum: ['-', '~', '?', '+', null] },
-              references: { type: 'array', items: { type: 'object' } },
-            },
-          },
-          dmarc: {
-            type: 'object',
-            required: [
-              'record',
-              'valid',
-              'problem',
-              'policy',
-              'subdomainPolicy',
-              'percent',
-              'aggregateReports',
-              'forensicReports',
-            ],
-            properties: {
-              record: NULLABLE_STRING,
-              valid: BOOLEAN,
-              problem: NULLABLE_STRING,
-              policy: NULLABLE_STRING,
-              subdomainPolicy: NULLABLE_STRING,
-              percent: { type: ['integer', 'null'] },
-              aggregateReports: STRINGS,
-              forensicReports: STRINGS,
-            },
-          },
-          mtaSts: { type: 'object', required: ['present', 'record', 'id'] },
-          tlsRpt: { type: 'object', required: ['present', 'record', 'reports'] },
-          dnssec: {
-            type: 'object',
-            required: ['authenticated'],
-            properties: { authenticated: BOOLEAN },
-          },
-          queries: INTEGER,
-          ...GRADE_SUMMARY,
-          ...HOST_AUDIT_CHECKS,
-          rubric: STRING,
-          // Present only when a value was cut at its cap (README of @storefront/dns-audit).
-          truncatedFields: { const: true },
-        },
-      },
+      data: resultSchema,
     },
     false,
   ),

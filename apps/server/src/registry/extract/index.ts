@@ -1,4 +1,10 @@
-import { EXTRACT_SCHEMA_MAX_CHARS, extract, parseExtractSchema } from '@storefront/extract';
+import {
+  EXTRACT_SCHEMA_MAX_CHARS,
+  extract,
+  parseExtractSchema,
+  receiptRule,
+  resultSchema,
+} from '@storefront/extract';
 import { loadHtml } from '@storefront/html';
 import {
   BOOLEAN,
@@ -34,6 +40,7 @@ interface ExtractOutput {
 export const extractRoute: RouteDefinition<ExtractParams, PageSource, ExtractOutput> = {
   name: 'extract',
   example,
+  receiptRule,
   path: '/buy/extract',
   title: 'Typed structured extract',
   description:
@@ -58,16 +65,9 @@ export const extractRoute: RouteDefinition<ExtractParams, PageSource, ExtractOut
   response: responseSchema(
     {
       status: INTEGER,
-      extract: {
-        type: 'object',
-        additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
-      },
-      schema: {
-        type: 'object',
-        additionalProperties: { enum: ['string', 'number', 'integer', 'boolean'] },
-      },
-      coerced: { ...STRINGS, minItems: 1 },
-      title: NULLABLE_STRING,
+      ...resultSchema.properties,
+      // The answer leaves an empty list out.
+      coerced: { ...resultSchema.properties.coerced, minItems: 1 },
       text: STRING,
       bytes: INTEGER,
       contentType: NULLABLE_STRING,

@@ -1,19 +1,13 @@
-import {
-  FEED_MAX_DATE_RAW_CHARS,
-  FEED_MAX_ITEMS,
-  FEED_MAX_LINK_CHARS,
-  FEED_MAX_SUMMARY_CHARS,
-  FEED_MAX_TITLE_CHARS,
-  parseFeed,
-} from '@storefront/feed';
+import { FEED_MAX_ITEMS, parseFeed, receiptRule, resultSchema } from '@storefront/feed';
 import { documentRoute, type UrlParams } from '../document-route.js';
-import { checked, paramsSchema, record, STRING, URL_PARAM, urlProblem } from '../shared.js';
+import { checked, paramsSchema, URL_PARAM, urlProblem } from '../shared.js';
 import { example } from './example.js';
 
 /** `/buy/feed`: RSS 2.0, RDF and Atom normalized to one item shape. */
 export const feedRoute = documentRoute<UrlParams, unknown>({
   name: 'feed',
   example,
+  receiptRule,
   title: 'Feed normalization',
   description: `An RSS 2.0, RDF or Atom 1.0 feed as up to ${FEED_MAX_ITEMS} items of title, link, ISO-8601 UTC date, the date as written, and a plain-text summary.`,
   params: paramsSchema({ url: URL_PARAM }, ['url']),
@@ -21,22 +15,7 @@ export const feedRoute = documentRoute<UrlParams, unknown>({
   chargeRule: 'per-attempt',
   closedResponse: true,
   contentType: true,
-  data: record({
-    feedTitle: { type: 'string', maxLength: FEED_MAX_TITLE_CHARS },
-    kind: { enum: ['rss', 'atom'] },
-    count: { type: 'integer', minimum: 0, maximum: FEED_MAX_ITEMS },
-    items: {
-      type: 'array',
-      maxItems: FEED_MAX_ITEMS,
-      items: record({
-        title: { type: 'string', maxLength: FEED_MAX_TITLE_CHARS },
-        link: { type: 'string', maxLength: FEED_MAX_LINK_CHARS },
-        published: STRING,
-        publishedRaw: { type: 'string', maxLength: FEED_MAX_DATE_RAW_CHARS },
-        summary: { type: 'string', maxLength: FEED_MAX_SUMMARY_CHARS },
-      }),
-    },
-  }),
+  data: resultSchema,
   check: (query) =>
     checked([urlProblem('url', query.url ?? '')], () => ({ url: query.url as string })),
   product: (doc) => parseFeed(doc),

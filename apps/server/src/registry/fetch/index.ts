@@ -1,10 +1,14 @@
-import { extractText, FETCH_EXTRACT_MAX_CHARS, parseFetchExtract } from '@storefront/text';
 import {
-  BOOLEAN,
+  extractText,
+  FETCH_EXTRACT_MAX_CHARS,
+  parseFetchExtract,
+  receiptRule,
+  resultSchema,
+} from '@storefront/text';
+import {
   checked,
   enumParam,
   INTEGER,
-  NULLABLE_STRING,
   paramsSchema,
   responseSchema,
   STRING,
@@ -38,6 +42,7 @@ export const fetchRoute: RouteDefinition<
 > = {
   name: 'fetch',
   example,
+  receiptRule,
   path: '/buy/fetch',
   title: 'Page text',
   description:
@@ -67,33 +72,7 @@ export const fetchRoute: RouteDefinition<
   prices: PRICES,
   chargeRule: 'per-attempt',
   closedResponse: true,
-  response: responseSchema(
-    {
-      status: INTEGER,
-      title: STRING,
-      text: STRING,
-      format: { const: 'markdown' },
-      description: STRING,
-      wordCount: INTEGER,
-      extract: {
-        type: 'object',
-        additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
-      },
-      links: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['url', 'text'],
-          additionalProperties: false,
-          properties: { url: STRING, text: STRING },
-        },
-      },
-      contentType: NULLABLE_STRING,
-      bytes: INTEGER,
-      truncated: BOOLEAN,
-    },
-    true,
-  ),
+  response: responseSchema({ status: INTEGER, text: STRING, ...resultSchema.properties }, true),
   check(query) {
     const extract = parseFetchExtract(query.extract);
     return checked(

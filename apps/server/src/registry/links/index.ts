@@ -1,22 +1,13 @@
-import { extractLinks } from '@storefront/links';
+import { extractLinks, receiptRule, resultSchema } from '@storefront/links';
 import { documentRoute, type UrlParams } from '../document-route.js';
-import {
-  BOOLEAN,
-  checked,
-  INTEGER,
-  paramsSchema,
-  record,
-  STRING,
-  STRINGS,
-  URL_PARAM,
-  urlProblem,
-} from '../shared.js';
+import { checked, paramsSchema, URL_PARAM, urlProblem } from '../shared.js';
 import { example } from './example.js';
 
 /** `/buy/links`: the page's `<a href>` link graph. */
 export const linksRoute = documentRoute<UrlParams, unknown>({
   name: 'links',
   example,
+  receiptRule,
   title: 'Link graph',
   description:
     'Every `<a href>` of the page, absolute and de-duplicated, split into internal and external, grouped by origin.',
@@ -25,22 +16,7 @@ export const linksRoute = documentRoute<UrlParams, unknown>({
   chargeRule: 'per-attempt',
   closedResponse: true,
   contentType: true,
-  data: record({
-    pageOrigin: STRING,
-    total: INTEGER,
-    internalCount: INTEGER,
-    externalCount: INTEGER,
-    originCount: INTEGER,
-    links: {
-      type: 'array',
-      items: record({ url: STRING, text: STRING, origin: STRING, internal: BOOLEAN }),
-    },
-    byOrigin: {
-      type: 'array',
-      items: record({ origin: STRING, count: INTEGER, internal: BOOLEAN }),
-    },
-    thirdPartyOrigins: STRINGS,
-  }),
+  data: resultSchema,
   check: (query) =>
     checked([urlProblem('url', query.url ?? '')], () => ({ url: query.url as string })),
   product: (doc) => extractLinks(doc),

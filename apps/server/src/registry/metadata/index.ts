@@ -1,21 +1,13 @@
-import { extractMetadata } from '@storefront/metadata';
+import { extractMetadata, receiptRule, resultSchema } from '@storefront/metadata';
 import { documentRoute, type UrlParams } from '../document-route.js';
-import {
-  checked,
-  INTEGER,
-  NULLABLE_STRING,
-  paramsSchema,
-  record,
-  STRING_MAP,
-  URL_PARAM,
-  urlProblem,
-} from '../shared.js';
+import { checked, paramsSchema, URL_PARAM, urlProblem } from '../shared.js';
 import { example } from './example.js';
 
 /** `/buy/metadata`: one typed metadata record. */
 export const metadataRoute = documentRoute<UrlParams, unknown>({
   name: 'metadata',
   example,
+  receiptRule,
   title: 'Page metadata',
   description:
     'Title, canonical URL, OpenGraph, Twitter and standard meta tags, and every JSON-LD block (@graph flattened) as one typed record.',
@@ -23,15 +15,7 @@ export const metadataRoute = documentRoute<UrlParams, unknown>({
   price: { tier: 'metadata', amount: 6000, includes: 'typed metadata record plus signed receipt' },
   chargeRule: 'free-on-failure',
   closedResponse: true,
-  data: record({
-    title: NULLABLE_STRING,
-    canonical: NULLABLE_STRING,
-    openGraph: STRING_MAP,
-    twitter: STRING_MAP,
-    standard: STRING_MAP,
-    jsonLd: { type: 'array', items: { type: 'object' } },
-    counts: record({ jsonLd: INTEGER, openGraph: INTEGER, twitter: INTEGER, standard: INTEGER }),
-  }),
+  data: resultSchema,
   check: (query) =>
     checked([urlProblem('url', query.url ?? '')], () => ({ url: query.url as string })),
   product: (doc) => extractMetadata(doc),

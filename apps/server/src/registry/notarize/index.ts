@@ -3,13 +3,14 @@ import {
   INLINE_SOURCE,
   NOTARIZE_MAX_CONTENT_CHARS,
   notarize,
+  receiptRule,
+  resultSchema,
 } from '@storefront/notarize';
 import { extractText } from '@storefront/text';
 import {
   INTEGER,
   ISO_TIME,
   paramsSchema,
-  record,
   responseSchema,
   STRING,
   URL_PARAM,
@@ -28,6 +29,7 @@ export const notarizeRoute: RouteDefinition<
 > = {
   name: 'notarize',
   example,
+  receiptRule,
   path: '/buy/notarize',
   title: 'Notarization',
   description:
@@ -55,16 +57,7 @@ export const notarizeRoute: RouteDefinition<
       status: INTEGER,
       text: STRING,
       fetchedAt: ISO_TIME,
-      data: record({
-        algorithm: { const: 'sha256' },
-        contentHash: { type: 'string', pattern: '^0x[0-9a-f]{64}$' },
-        byteLength: INTEGER,
-        source: STRING,
-        sourceKind: { enum: ['url', 'inline'] },
-        witnessedAt: ISO_TIME,
-        statementVersion: STRING,
-        verify: record({ howTo: STRING, wellKnown: STRING }),
-      }),
+      data: resultSchema,
     },
     true,
   ),

@@ -6,16 +6,16 @@ import {
   type PdfFormat,
   type PdfResult,
   parsePages,
+  receiptRule,
+  resultSchema,
 } from '@storefront/pdf';
 import {
-  BOOLEAN,
   checked,
   enumParam,
   INTEGER,
   ISO_TIME,
   NULLABLE_STRING,
   paramsSchema,
-  record,
   responseSchema,
   STRING,
   URL_PARAM,
@@ -42,10 +42,10 @@ const PRICE: PriceTier = {
 const ACCEPT_PDF = 'application/pdf, */*;q=0.1';
 
 const NULLABLE_INTEGER = { type: ['integer', 'null'] } as const;
-const NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' } as const;
+const _NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' } as const;
 
 /** An outline entry, nested (`items` has the same shape; the schema says so one level down). */
-const OUTLINE_ENTRY = {
+const _OUTLINE_ENTRY = {
   type: 'object',
   required: ['title', 'page', 'items'],
   additionalProperties: false,
@@ -65,6 +65,7 @@ const OUTLINE_ENTRY = {
 export const pdfRoute: RouteDefinition<PdfParams, PageSource, PdfResult> = {
   name: 'pdf',
   example,
+  receiptRule,
   path: '/buy/pdf',
   title: 'PDF to text',
   description:
@@ -100,29 +101,7 @@ export const pdfRoute: RouteDefinition<PdfParams, PageSource, PdfResult> = {
         enum: ['not_pdf', 'encrypted', 'no_text', 'malformed', 'truncated', 'no_such_page'],
         description: 'Present only when ok is false: why the PDF could not be read.',
       },
-      data: record({
-        format: { enum: ['text', 'markdown'] },
-        pageCount: INTEGER,
-        pages: {
-          type: 'array',
-          items: record({ page: INTEGER, text: STRING, chars: INTEGER }),
-        },
-        metadata: record({
-          title: NULLABLE_STRING,
-          author: NULLABLE_STRING,
-          subject: NULLABLE_STRING,
-          keywords: NULLABLE_STRING,
-          creator: NULLABLE_STRING,
-          producer: NULLABLE_STRING,
-          created: NULLABLE_TIME,
-          modified: NULLABLE_TIME,
-          pdfVersion: NULLABLE_STRING,
-          language: NULLABLE_STRING,
-        }),
-        outline: { type: 'array', items: OUTLINE_ENTRY },
-        chars: INTEGER,
-        truncated: BOOLEAN,
-      }),
+      data: resultSchema,
     },
     false,
   ),

@@ -4,18 +4,10 @@ import {
   auditRobots,
   parseAuditOrigin,
   parseAuditPath,
+  receiptRule,
+  resultSchema,
 } from '@storefront/robots';
-import {
-  BOOLEAN,
-  checked,
-  INTEGER,
-  ISO_TIME,
-  NULLABLE_STRING,
-  paramsSchema,
-  responseSchema,
-  STRING,
-  STRINGS,
-} from '../shared.js';
+import { checked, INTEGER, ISO_TIME, paramsSchema, responseSchema, STRING } from '../shared.js';
 import type { FetchesSource, RouteDefinition } from '../types.js';
 import { example } from './example.js';
 
@@ -35,6 +27,7 @@ interface RobotsOutput {
 export const robotsRoute: RouteDefinition<RobotsParams, FetchesSource, RobotsOutput> = {
   name: 'robots',
   example,
+  receiptRule,
   path: '/buy/robots',
   title: 'AI-crawler permission audit',
   description:
@@ -66,64 +59,7 @@ export const robotsRoute: RouteDefinition<RobotsParams, FetchesSource, RobotsOut
       status: INTEGER,
       text: STRING,
       fetchedAt: ISO_TIME,
-      data: {
-        type: 'object',
-        required: ['version', 'host', 'origin', 'evaluatedPath', 'policies', 'verdicts', 'summary'],
-        properties: {
-          version: STRING,
-          host: STRING,
-          origin: STRING,
-          evaluatedPath: STRING,
-          policies: {
-            type: 'object',
-            required: ['robots.txt', 'llms.txt', 'ai.txt'],
-            properties: {
-              'robots.txt': { type: 'object' },
-              'llms.txt': { type: 'object' },
-              'ai.txt': { type: 'object' },
-            },
-          },
-          verdicts: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['agent', 'vendor', 'purpose', 'verdict', 'reason', 'decidedBy', 'rule'],
-              properties: {
-                agent: STRING,
-                vendor: STRING,
-                purpose: STRING,
-                verdict: { enum: ['allowed', 'blocked'] },
-                reason: STRING,
-                decidedBy: STRING,
-                rule: NULLABLE_STRING,
-              },
-            },
-          },
-          summary: {
-            type: 'object',
-            required: [
-              'allowed',
-              'blocked',
-              'blockedAgents',
-              'sitemaps',
-              'hasLlmsTxt',
-              'hasAiTxt',
-              'hasRobotsTxt',
-            ],
-            properties: {
-              allowed: INTEGER,
-              blocked: INTEGER,
-              blockedAgents: STRINGS,
-              sitemaps: STRINGS,
-              hasLlmsTxt: BOOLEAN,
-              hasAiTxt: BOOLEAN,
-              hasRobotsTxt: BOOLEAN,
-            },
-          },
-          // Present only when a value was cut at its cap (README of @storefront/robots).
-          truncatedFields: { const: true },
-        },
-      },
+      data: resultSchema,
     },
     false,
   ),

@@ -1,23 +1,13 @@
-import { auditSeo } from '@storefront/seo';
+import { auditSeo, receiptRule, resultSchema } from '@storefront/seo';
 import { documentRoute, type UrlParams } from '../document-route.js';
-import {
-  BOOLEAN,
-  checked,
-  GRADE_SUMMARY,
-  INTEGER,
-  NULLABLE_STRING,
-  paramsSchema,
-  record,
-  STRING,
-  URL_PARAM,
-  urlProblem,
-} from '../shared.js';
+import { checked, paramsSchema, URL_PARAM, urlProblem } from '../shared.js';
 import { example } from './example.js';
 
 /** `/buy/seo`: on-page SEO audit of the page, graded under `seo-rubric/1`. */
 export const seoRoute = documentRoute<UrlParams, unknown>({
   name: 'seo',
   example,
+  receiptRule,
   title: 'On-page SEO audit',
   description:
     'Grade the page’s on-page SEO A–F under a published rubric: title and description length, one h1 and heading order, canonical, robots meta and X-Robots-Tag, hreflang pairs, image alt coverage, structured data, Open Graph and Twitter cards, internal links and mixed content, each with the value seen and a fix.',
@@ -25,58 +15,7 @@ export const seoRoute = documentRoute<UrlParams, unknown>({
   price: { tier: 'seo', amount: 6000, includes: 'graded on-page SEO audit plus signed receipt' },
   chargeRule: 'free-on-failure',
   closedResponse: false,
-  data: {
-    type: 'object',
-    required: [
-      'grade',
-      'score',
-      'maxScore',
-      'percentage',
-      'passed',
-      'failed',
-      'checks',
-      'findings',
-      'counts',
-      'rubric',
-    ],
-    properties: {
-      ...GRADE_SUMMARY,
-      checks: {
-        type: 'array',
-        items: record({
-          id: STRING,
-          label: STRING,
-          pass: BOOLEAN,
-          weight: INTEGER,
-          value: NULLABLE_STRING,
-          note: STRING,
-        }),
-      },
-      findings: {
-        type: 'array',
-        items: record({
-          id: STRING,
-          severity: { enum: ['high', 'medium', 'low'] },
-          remediate: STRING,
-        }),
-      },
-      counts: record({
-        h1: INTEGER,
-        headings: INTEGER,
-        images: INTEGER,
-        imagesWithAlt: INTEGER,
-        internalLinks: INTEGER,
-        externalLinks: INTEGER,
-        jsonLdBlocks: INTEGER,
-        jsonLdInvalid: INTEGER,
-        hreflang: INTEGER,
-        mixedContent: INTEGER,
-      }),
-      rubric: STRING,
-      // Present only when a value was cut at its cap (README of @storefront/seo).
-      truncatedFields: { const: true },
-    },
-  },
+  data: resultSchema,
   check: (query) =>
     checked([urlProblem('url', query.url ?? '')], () => ({ url: query.url as string })),
   product: (doc) => auditSeo(doc),

@@ -2,22 +2,13 @@ import {
   extractTables,
   parseTableFormat,
   parseTableIndex,
+  receiptRule,
+  resultSchema,
   TABLE_PARAM_MAX_LENGTH,
   type TableFormat,
 } from '@storefront/table';
 import { documentRoute } from '../document-route.js';
-import {
-  BOOLEAN,
-  checked,
-  enumParam,
-  INTEGER,
-  NULLABLE_STRING,
-  paramsSchema,
-  STRING,
-  STRINGS,
-  URL_PARAM,
-  urlProblem,
-} from '../shared.js';
+import { checked, enumParam, paramsSchema, URL_PARAM, urlProblem } from '../shared.js';
 import { example } from './example.js';
 
 interface TableParams {
@@ -31,6 +22,7 @@ export const tableRoute = {
   ...documentRoute<TableParams, unknown>({
     name: 'table',
     example,
+    receiptRule,
     title: 'HTML tables',
     description:
       'Every HTML table of the page (or one, by index) as rows keyed by header and as RFC 4180 CSV; spans expanded, headers de-duplicated.',
@@ -55,33 +47,7 @@ export const tableRoute = {
     price: { tier: 'table', amount: 6000, includes: 'tables as rows and CSV plus signed receipt' },
     chargeRule: 'before-charging',
     closedResponse: false,
-    data: {
-      type: 'object',
-      required: ['title', 'tableCount', 'returned', 'truncatedTables', 'tables'],
-      properties: {
-        title: NULLABLE_STRING,
-        tableCount: INTEGER,
-        returned: INTEGER,
-        truncatedTables: BOOLEAN,
-        // Present only when a value was cut at its cap (README of @storefront/table).
-        truncatedFields: { const: true },
-        tables: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['index', 'columns', 'rowCount', 'ragged'],
-            properties: {
-              index: INTEGER,
-              columns: STRINGS,
-              rowCount: INTEGER,
-              ragged: BOOLEAN,
-              rows: { type: 'array', items: { type: 'object', additionalProperties: STRING } },
-              csv: STRING,
-            },
-          },
-        },
-      },
-    },
+    data: resultSchema,
     check(query) {
       const index = query.table === undefined ? null : parseTableIndex(query.table);
       const format = query.format === undefined ? null : parseTableFormat(query.format);

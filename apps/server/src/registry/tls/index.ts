@@ -1,15 +1,18 @@
 import type { ProductResult } from '@storefront/core';
-import { auditTls, type TlsData, type TlsFacts } from '@storefront/tls-audit';
+import {
+  auditTls,
+  receiptRule,
+  resultSchema,
+  type TlsData,
+  type TlsFacts,
+} from '@storefront/tls-audit';
 import { gatherTls } from '../../probes/tls.js';
 import { auditHost, domainParam } from '../audit-domain.js';
 import {
   BOOLEAN,
   checked,
-  GRADE_SUMMARY,
-  HOST_AUDIT_CHECKS,
   INTEGER,
   ISO_TIME,
-  NULLABLE_STRING,
   paramsSchema,
   responseSchema,
   STRING,
@@ -29,7 +32,7 @@ function tlsUrl(domain: string): string {
   return `https://${domain.includes(':') ? `[${domain}]` : domain}`;
 }
 
-const CERTIFICATE = {
+const _CERTIFICATE = {
   type: 'object',
   required: [
     'subject',
@@ -67,6 +70,7 @@ const CERTIFICATE = {
 export const tlsRoute: RouteDefinition<TlsParams, GatheredSource<TlsFacts>, TlsOutput> = {
   name: 'tls',
   example,
+  receiptRule,
   path: '/buy/tls',
   title: 'TLS audit',
   description:
@@ -82,71 +86,7 @@ export const tlsRoute: RouteDefinition<TlsParams, GatheredSource<TlsFacts>, TlsO
     {
       text: STRING,
       fetchedAt: ISO_TIME,
-      data: {
-        type: 'object',
-        required: [
-          'domain',
-          'port',
-          'chain',
-          'nameMatches',
-          'trusted',
-          'trustError',
-          'protocol',
-          'cipher',
-          'ocspStapled',
-          'hsts',
-          'grade',
-          'score',
-          'maxScore',
-          'percentage',
-          'passed',
-          'failed',
-          'checks',
-          'findings',
-          'rubric',
-        ],
-        properties: {
-          domain: STRING,
-          port: INTEGER,
-          chain: { type: 'array', items: CERTIFICATE },
-          nameMatches: BOOLEAN,
-          trusted: BOOLEAN,
-          trustError: NULLABLE_STRING,
-          protocol: NULLABLE_STRING,
-          cipher: {
-            type: ['object', 'null'],
-            required: ['name', 'standardName', 'version'],
-            properties: { name: STRING, standardName: STRING, version: STRING },
-          },
-          ocspStapled: BOOLEAN,
-          hsts: {
-            type: 'object',
-            required: [
-              'present',
-              'value',
-              'maxAge',
-              'includeSubDomains',
-              'preload',
-              'status',
-              'error',
-            ],
-            properties: {
-              present: BOOLEAN,
-              value: NULLABLE_STRING,
-              maxAge: { type: ['integer', 'null'] },
-              includeSubDomains: BOOLEAN,
-              preload: BOOLEAN,
-              status: { type: ['integer', 'null'] },
-              error: NULLABLE_STRING,
-            },
-          },
-          ...GRADE_SUMMARY,
-          ...HOST_AUDIT_CHECKS,
-          rubric: STRING,
-          // Present only when a value was cut at its cap (README of @storefront/tls-audit).
-          truncatedFields: { const: true },
-        },
-      },
+      data: resultSchema,
     },
     false,
   ),

@@ -1,21 +1,14 @@
 import {
   parsePointer,
   parseSchema,
+  receiptRule,
+  resultSchema,
   VALIDATE_MAX_POINTER_LENGTH,
   VALIDATE_MAX_SCHEMA_LENGTH,
   validateDocument,
 } from '@storefront/validate';
 import { documentRoute } from '../document-route.js';
-import {
-  BOOLEAN,
-  checked,
-  INTEGER,
-  paramsSchema,
-  record,
-  STRING,
-  URL_PARAM,
-  urlProblem,
-} from '../shared.js';
+import { checked, paramsSchema, URL_PARAM, urlProblem } from '../shared.js';
 import { example } from './example.js';
 
 interface ValidateParams {
@@ -29,6 +22,7 @@ export const validateRoute = {
   ...documentRoute<ValidateParams, unknown>({
     name: 'validate',
     example,
+    receiptRule,
     title: 'JSON validation',
     description:
       'Fetch a JSON endpoint and validate it (or the sub-document a JSON Pointer selects) against a compact, shorthand or Draft-07 schema; errors in document order.',
@@ -54,36 +48,7 @@ export const validateRoute = {
     price: { tier: 'validate', amount: 5000, includes: 'validation report plus signed receipt' },
     chargeRule: 'before-charging',
     closedResponse: false,
-    data: {
-      type: 'object',
-      required: [
-        'valid',
-        'errorCount',
-        'errors',
-        'truncated',
-        'documentHash',
-        'schemaHash',
-        'schemaForm',
-        'pointer',
-        'validatedType',
-      ],
-      properties: {
-        valid: BOOLEAN,
-        errorCount: INTEGER,
-        errors: {
-          type: 'array',
-          items: record({ path: STRING, keyword: STRING, message: STRING }),
-        },
-        truncated: BOOLEAN,
-        documentHash: { type: 'string', pattern: '^0x[0-9a-f]{64}$' },
-        schemaHash: { type: 'string', pattern: '^0x[0-9a-f]{64}$' },
-        schemaForm: { enum: ['compact', 'json-schema', 'shorthand'] },
-        pointer: STRING,
-        validatedType: STRING,
-        // Present only when a value was cut at its cap (README of @storefront/validate).
-        truncatedFields: { const: true },
-      },
-    },
+    data: resultSchema,
     check(query) {
       const schema = query.schema === undefined ? null : parseSchema(query.schema);
       const pointer = query.pointer === undefined ? null : parsePointer(query.pointer);
