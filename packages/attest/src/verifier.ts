@@ -1,7 +1,7 @@
 import { isSha256Hex, type ReceiptRule, StorefrontError, sha256Hex } from '@storefront/core';
 import { getAddress, isAddress, verifyMessage } from 'ethers';
 import { checkFields, ENVELOPE_FIELDS, isBare, uncoveredFields } from './fields.js';
-import { legacyFields } from './legacy.js';
+import { type LegacyFieldCheck, legacyFields } from './legacy.js';
 import {
   ATTEST_ALG,
   ATTEST_SCHEMES,
@@ -114,7 +114,7 @@ export function verifyReceipt(
   const fieldCheck =
     fields !== null && fields.route !== null
       ? routedFields(input, fields.route, options, pins.rules)
-      : { ...legacyFields(input, options.route), note: null };
+      : withLegacyNote(legacyFields(input, options.route), options.route);
 
   // 1. Content: the text hashes to the claimed contentHash, and the message binds it.
   let contentHash = false;
@@ -258,6 +258,17 @@ function routedFields(
   }
   const rule = found.rule as ReceiptRule;
   return { route, rule, ...checkFields(input, rule), note: null };
+}
+
+/** A scheme-1 check, with a note when its route was told from the shape (a receipt of that scheme names none). */
+function withLegacyNote(check: LegacyFieldCheck, named: string | undefined): RoutedFieldCheck {
+  const told = named === undefined && check.route !== null;
+  return {
+    ...check,
+    note: told
+      ? `This storefront-attest/1 receipt names no route: /buy/${check.route} was told from the result's shape.`
+      : null,
+  };
 }
 
 /** Misuse of the options throws; a receipt's content never does. */
