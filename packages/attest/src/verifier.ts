@@ -114,7 +114,10 @@ export function verifyReceipt(
   const fieldCheck =
     fields !== null && fields.route !== null
       ? routedFields(input, fields.route, options, pins.rules)
-      : withLegacyNote(legacyFields(input, options.route), options.route);
+      : withLegacyNote(
+          legacyFields(input, options.route),
+          fields !== null && options.route === undefined,
+        );
 
   // 1. Content: the text hashes to the claimed contentHash, and the message binds it.
   let contentHash = false;
@@ -260,14 +263,17 @@ function routedFields(
   return { route, rule, ...checkFields(input, rule), note: null };
 }
 
-/** A scheme-1 check, with a note when its route was told from the shape (a receipt of that scheme names none). */
-function withLegacyNote(check: LegacyFieldCheck, named: string | undefined): RoutedFieldCheck {
-  const told = named === undefined && check.route !== null;
+/**
+ * A scheme-1 check (or one of a message that does not parse), with a note when the
+ * route of a scheme-1 receipt was told from the shape: a receipt of that scheme names none.
+ */
+function withLegacyNote(check: LegacyFieldCheck, guessed: boolean): RoutedFieldCheck {
   return {
     ...check,
-    note: told
-      ? `This storefront-attest/1 receipt names no route: /buy/${check.route} was told from the result's shape.`
-      : null,
+    note:
+      guessed && check.route !== null
+        ? `This storefront-attest/1 receipt names no route: /buy/${check.route} was told from the result's shape.`
+        : null,
   };
 }
 

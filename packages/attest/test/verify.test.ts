@@ -1,3 +1,4 @@
+import { canonicalize } from '@storefront/core';
 import { verifyMessage as ethersVerify } from 'ethers';
 import { verifyMessage as viemVerify } from 'viem';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +107,24 @@ describe('verifyReceipt', () => {
       ethers: true,
       viem: true,
     });
+  });
+
+  it('notes a scheme-1 route told from the shape, and nothing for a message that does not parse', () => {
+    const data = { title: 'T', counts: { jsonLd: 0 }, openGraph: {} };
+    const old = { ...signedResultV1(canonicalize(data)), data };
+    expect(verifyReceipt(old, TEST_ADDRESS).valid).toBe(true);
+    expect(verifyReceipt(old, TEST_ADDRESS).notes).toStrictEqual([
+      "This storefront-attest/1 receipt names no route: /buy/metadata was told from the result's shape.",
+    ]);
+    expect(verifyReceipt(old, TEST_ADDRESS, { route: 'metadata' }).notes).toStrictEqual([]);
+    const broken = clone(old);
+    broken.attestation = {
+      ...broken.attestation,
+      verify: { ...broken.attestation.verify, message: 'storefront-attest/9\nx' },
+    };
+    const verdict = verifyReceipt(broken, TEST_ADDRESS);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.notes).toStrictEqual([]);
   });
 
   it('accepts {text, attestation} alone, with no envelope to compare', () => {
