@@ -19,6 +19,7 @@ export async function signBenchmark(options: {
   // A typical product text: about 20 KB of article text.
   const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(350);
   const meta = {
+    route: 'fetch',
     url: 'https://example.com/articles/2026/some-story',
     status: 200,
     fetchedAt: new Date().toISOString(),

@@ -45,12 +45,14 @@ describe('POST /x402/verify', () => {
       valid: true,
       checks: { contentHash: true, signature: true, pinnedKey: true, envelope: true, fields: true },
       route: 'signal',
+      rule: { kind: 'canonical-json' },
       covered: ['text', 'url', 'status', 'fetchedAt', 'data'],
       uncovered: ['sample'],
       signed: parseMessage(result.attestation.verify.message),
       signer: t.signer.address,
       keyId: t.signer.keyId,
       problems: [],
+      notes: [],
     });
     const bare = await request(t.app)
       .post('/x402/verify')
@@ -59,7 +61,8 @@ describe('POST /x402/verify', () => {
       ok: true,
       valid: true,
       checks: { envelope: null, fields: null },
-      route: null,
+      // The route is signed (storefront-attest/2), so it is known even without fields.
+      route: 'signal',
       covered: ['text'],
     });
   });

@@ -93,25 +93,29 @@ describe('a signer with the native backend', () => {
       const meta = { url, status, fetchedAt: '2026-01-02T03:04:05.678Z' };
       const native = createSigner(privateKey, { ...fixed, personalSign: backend });
       const ethers = createSigner(privateKey, fixed);
-      const attestation = native.sign(text, meta);
-      expect(attestation).toStrictEqual(ethers.sign(text, meta));
+      const attestation = native.sign(text, { route: 'markdown', ...meta });
+      expect(attestation).toStrictEqual(ethers.sign(text, { route: 'markdown', ...meta }));
       const verdict = verifyReceipt({ ...meta, text, attestation }, native.address);
       expect(verdict.problems).toStrictEqual([]);
       expect(verdict.valid).toBe(true);
     },
   );
 
-  it('reproduces the storefront-attest/1 test vector signature', () => {
-    const signer = createSigner(
-      '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
-      { ...fixed, personalSign: backend },
-    );
+  it('reproduces the storefront-attest/2 test vector signature, and the /1 one', () => {
+    const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+    const signer = createSigner(key, { ...fixed, personalSign: backend });
     const attestation = signer.sign('Hello, Storefront.\nThis line is signed too.', {
+      route: 'markdown',
       url: 'https://example.com/article?id=7',
       status: 200,
       fetchedAt: '2026-01-02T03:04:05.678Z',
     });
     expect(attestation.signature).toBe(
+      '0x462be0495ccc706aee266b46d4212439aa707b327e94f136f60d69611bc42e3353e26f15af73a21b095d3ab7fb77bdbc0adeee87c0c1869b504f430fd1479e981b',
+    );
+    const v1 =
+      'storefront-attest/1\ncontentHash:0xba9266fe6a2e168a5f2b73a89bc87efd9ce27509327c9f841128d67cbff7aa7c\nurl:https://example.com/article?id=7\nstatus:200\nfetchedAt:2026-01-02T03:04:05.678Z\nnonce:0x000102030405060708090a0b0c0d0e0f';
+    expect(backend(key)(v1)).toBe(
       '0x147cac40a54906082a66f586136f5f2c981709165068913376ef1b19d19cc2085d7e537921f5bfc779051d5ddd50a661c54a861571045c23249a6d343f361f221c',
     );
   });

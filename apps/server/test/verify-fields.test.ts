@@ -238,7 +238,11 @@ describe('POST /x402/verify re-derives text from the fields', () => {
   it('refuses an answer checked as another route, and answers 400 for an unknown route', async () => {
     const res = await buy(t.app, '/buy/metadata', { url: site.url('/product') }, key.key);
     const named = await verify(res.body, '?route=/buy/markdown');
-    expect(named).toMatchObject({ valid: false, route: 'markdown', checks: { fields: false } });
+    // The receipt names its route (storefront-attest/2): the signed one is reported.
+    expect(named).toMatchObject({ valid: false, route: 'metadata', checks: { fields: false } });
+    expect(named.problems).toStrictEqual([
+      'The receipt was signed for a /buy/metadata result, not /buy/markdown.',
+    ]);
     const bad = await request(t.app).post('/x402/verify?route=nope').send(res.body).expect(400);
     expect(bad.body).toMatchObject({ ok: false, error: 'invalid_params' });
     expect(bad.body.details).toStrictEqual([

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isAddress } from 'ethers';
-import { ENVELOPE_FIELDS, RECEIPT_ROUTES, type ReceiptRoute } from './fields.js';
+import { ENVELOPE_FIELDS } from './fields.js';
+import { ROUTE_NAME } from './message.js';
+import { RECEIPT_ROUTES } from './rules.js';
 import type { ServiceAttestationDocument } from './types.js';
 import { type PinnedKeys, type Verification, verifyReceipt } from './verifier.js';
 
@@ -12,9 +14,12 @@ const USAGE = `Usage: storefront-verify [RESULT.json | -] --pin <ADDRESS | FILE 
 Verify a Storefront receipt offline. RESULT is a whole result (or {text, attestation})
 read from a file, or from standard input when it is "-" or omitted. --pin is the signer
 key to trust: an address (0x + 40 hex), or a /.well-known/service-attestation document
-as a file or an http(s) URL. --route names the route the result came from
-(${RECEIPT_ROUTES.join(', ')}); without it the route is told from the result's shape.
-The text is re-derived from the result's fields, and the fields it covers are listed.
+as a file or an http(s) URL; a document's receiptRules are used for the routes it
+lists. The text is re-derived from the result's fields by the rule of the route the
+receipt names (built in: ${RECEIPT_ROUTES.join(', ')}), and the fields it covers are
+listed. --route names the route you expect: a receipt signed for another route fails;
+for an old storefront-attest/1 receipt, which names none, it replaces telling the
+route from the result's shape.
 
 Exit status: 0 valid, 1 not valid, 2 bad input.`;
 
@@ -80,6 +85,7 @@ export function report(v: Verification): string[] {
     `not covered  ${v.uncovered.length === 0 ? '(nothing)' : v.uncovered.join(', ')}`,
   ];
   for (const problem of v.problems) lines.push(`  - ${problem}`);
+  for (const note of v.notes) lines.push(`  note: ${note}`);
   lines.push(v.valid ? `valid (${v.keyId})` : 'NOT VALID');
   return lines;
 }
@@ -104,8 +110,14 @@ function envelopeLine(v: Verification): string {
 function fieldsLine(v: Verification): string {
   const route = v.route === null ? 'the result' : `the /buy/${v.route} result`;
   if (v.checks.fields === null) {
-    return v.route === null
-      ? 'no field besides text to compare'
+    const bare =
+      v.uncovered.length === 0 &&
+      v.covered.every(
+        (key) => key === 'text' || (ENVELOPE_FIELDS as readonly string[]).includes(key),
+      );
+    if (v.route === null || bare) return 'no field besides text to compare';
+    return v.rule === null
+      ? `no receipt rule known for /buy/${v.route}: its fields were not compared`
       : `no field of ${route} restates text`;
   }
   return v.checks.fields
@@ -122,7 +134,7 @@ function list(items: readonly string[]): string {
 interface Args {
   readonly input: string;
   readonly pin: string;
-  readonly route: ReceiptRoute | undefined;
+  readonly route: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -155,12 +167,12 @@ function parseArgs(argv: readonly string[]): Args {
   if (pin === undefined || pin === '')
     throw new Error(`storefront-verify: --pin is required\n\n${USAGE}`);
   const name = route?.replace(/^\/?buy\//, '');
-  if (name !== undefined && !(RECEIPT_ROUTES as readonly string[]).includes(name)) {
+  if (name !== undefined && !ROUTE_NAME.test(name)) {
     throw new Error(
-      `storefront-verify: --route \`${route}\` is not one of ${RECEIPT_ROUTES.join(', ')}\n\n${USAGE}`,
+      `storefront-verify: --route \`${route}\` is not a route name (lower-case letters, digits and -, as in extract or /buy/extract)\n\n${USAGE}`,
     );
   }
-  return { input: input ?? '-', pin, route: name as ReceiptRoute | undefined };
+  return { input: input ?? '-', pin, route: name };
 }
 
 async function loadPin(pin: string, io: CliIo): Promise<PinnedKeys> {

@@ -1,42 +1,17 @@
-import { canonicalize, joinRows, StorefrontError, sha256Hex } from '@storefront/core';
+import {
+  canonicalize,
+  joinRows,
+  type ReceiptRule,
+  StorefrontError,
+  sha256Hex,
+} from '@storefront/core';
+import { ruleProblem } from './rules.js';
 
-/**
- * The routes whose results carry a receipt, by name (`/buy/<name>`). Each has a rule
- * below saying how its `text` follows from the result's other fields.
- */
-export const RECEIPT_ROUTES = [
-  'signal',
-  'fetch',
-  'extract',
-  'markdown',
-  'metadata',
-  'links',
-  'robots',
-  'diff',
-  'notarize',
-  'headers',
-  'table',
-  'feed',
-  'availability',
-  'validate',
-  'map',
-  'crawl',
-  'seo',
-  'pdf',
-  'dns',
-  'tls',
-] as const;
-
-/** A route name from {@link RECEIPT_ROUTES}. */
-export type ReceiptRoute = (typeof RECEIPT_ROUTES)[number];
-
-/** What re-deriving `text` from a result's fields found. */
+/** What re-deriving `text` from a result's fields by a receipt rule found. */
 export interface FieldCheck {
-  /** The route whose rule was applied; null when none was (bare `{text, attestation}`, or unknown). */
-  readonly route: ReceiptRoute | null;
   /**
-   * True when the text re-derived from the fields equals `text`; false when it differs
-   * or the result's shape is not one rule's; null when no field restates `text`.
+   * True when the text re-derived from the fields equals `text`; false when it differs;
+   * null when no field restates `text` (rule `none`, `record` without `extract`).
    */
   readonly fields: boolean | null;
   /** Result fields (paths such as `extract`, `data.links`) that the text binds. */
@@ -53,13 +28,6 @@ interface RuleVerdict {
   readonly problem: string | null;
 }
 
-interface Rule {
-  /** Whether a result has this route's shape (its distinguishing fields). */
-  readonly matches: (result: Rec) => boolean;
-  /** Re-derive `text` from the fields; null when no field restates it. */
-  readonly check: (result: Rec, text: string) => RuleVerdict | null;
-}
-
 /** The fields of a receipt's signed envelope, compared by the envelope check. */
 export const ENVELOPE_FIELDS = ['url', 'status', 'fetchedAt'] as const;
 
@@ -68,23 +36,71 @@ const BOOKKEEPING: ReadonlySet<string> = new Set(['ok', 'attestation', 'text']);
 
 const HASH = /^0x[0-9a-f]{64}$/;
 
-const hasData = (result: Rec): result is Rec & { data: Rec } => isRecord(result.data);
-const dataHas =
-  (...keys: string[]) =>
-  (result: Rec) =>
-    hasData(result) && keys.every((key) => key in result.data);
-const noData = (result: Rec) => !('data' in result);
-
-/** `text` is the RFC 8785 JSON of `data`. */
-function canonicalData(...keys: string[]): Rule {
-  return {
-    matches: dataHas(...keys),
-    check: (result, text) => ({
+/**
+ * `text` is the RFC 8785 JSON of `data`, less the `omit` keys of `data` (telemetry such
+ * as availability's `responseMs`, which is not signed).
+ */
+function checkCanonicalData(result: Rec, text: string, omit: readonly string[]): RuleVerdict {
+  if (omit.length === 0) {
+    return {
       covered: ['data'],
       problem: sameText(canonical(result.data), text)
         ? null
         : '`text` is not the canonical JSON of `data`: `data` was changed after signing.',
-    }),
+    };
+  }
+  const data = result.data;
+  const signed = isRecord(data)
+    ? Object.fromEntries(Object.entries(data).filter(([key]) => !omit.includes(key)))
+    : data;
+  const without = omit.map((key) => `\`${key}\``).join(', ');
+  return {
+    covered: isRecord(signed) ? Object.keys(signed).map((key) => `data.${key}`) : ['data'],
+    problem: sameText(canonical(signed), text)
+      ? null
+      : `\`text\` is not the canonical JSON of \`data\` without ${without}: \`data\` was changed after signing.`,
+  };
+}
+
+/** `text` is the string at the dotted path `field` (`data.markdown`). */
+function checkEquals(result: Rec, text: string, field: string): RuleVerdict {
+  let value: unknown = result;
+  for (const key of field.split('.')) {
+    value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  }
+  return {
+    covered: [field],
+    problem: value === text ? null : `\`${field}\` differs from the signed text.`,
+  };
+}
+
+/** The change claim: claimVersion, url, changed, fromHash, toHash, fetchedAt. */
+function checkChangeClaim(result: Rec, text: string): RuleVerdict {
+  const lines = text.split('\n');
+  const version = lines[0] ?? '';
+  const { changed, fromHash, toHash } = result;
+  const typed =
+    typeof changed === 'boolean' &&
+    (fromHash === null || (typeof fromHash === 'string' && HASH.test(fromHash))) &&
+    typeof toHash === 'string' &&
+    HASH.test(toHash);
+  const claim =
+    typed && version.startsWith('claimVersion:')
+      ? rows([
+          version,
+          `url:${stringOr(result.url, lines[1]?.slice('url:'.length))}`,
+          `changed:${changed}`,
+          `fromHash:${fromHash ?? 'none'}`,
+          `toHash:${toHash}`,
+          `fetchedAt:${stringOr(result.fetchedAt, lines[5]?.slice('fetchedAt:'.length))}`,
+        ])
+      : null;
+  return {
+    covered: ['changed', 'fromHash', 'toHash'],
+    problem:
+      claim === text
+        ? null
+        : '`changed`, `fromHash`, `toHash`, `url` or `fetchedAt` differ from the signed change claim.',
   };
 }
 
@@ -111,107 +127,13 @@ function rows(lines: readonly string[]): string | null {
   }
 }
 
-const RULES: Readonly<Record<ReceiptRoute, Rule>> = {
-  signal: canonicalData('series', 'points', 'signal'),
-
-  // The page text itself; with a field list, the record too (`extract`).
-  fetch: {
-    matches: (result) =>
-      noData(result) && !('schema' in result) && !('toHash' in result) && !('changed' in result),
-    check: (result, text) => ('extract' in result ? checkRecord(result, text) : null),
-  },
-
-  extract: {
-    matches: (result) => noData(result) && 'extract' in result && 'schema' in result,
-    check: checkRecord,
-  },
-
-  markdown: {
-    matches: dataHas('markdown'),
-    check: (result, text) => ({
-      covered: ['data.markdown'],
-      problem:
-        (result.data as Rec).markdown === text
-          ? null
-          : '`data.markdown` differs from the signed text.',
-    }),
-  },
-
-  metadata: canonicalData('openGraph', 'counts'),
-  robots: canonicalData('verdicts', 'policies'),
-  headers: canonicalData('grade', 'checks', 'serverBanner'),
-  seo: canonicalData('grade', 'checks', 'counts'),
-  pdf: canonicalData('pageCount', 'pages', 'outline'),
-  dns: canonicalData('records', 'spf', 'dmarc'),
-  tls: canonicalData('chain', 'protocol', 'cipher'),
-  table: canonicalData('tables', 'tableCount'),
-  feed: canonicalData('items', 'feedTitle'),
-  validate: canonicalData('documentHash', 'schemaHash'),
-
-  // The verdict without `responseMs` (telemetry, not signed).
-  availability: {
-    matches: dataHas('responseClass'),
-    check: (result, text) => {
-      const { responseMs: _telemetry, ...verdict } = result.data as Rec;
-      return {
-        covered: Object.keys(verdict).map((key) => `data.${key}`),
-        problem: sameText(canonical(verdict), text)
-          ? null
-          : '`text` is not the canonical JSON of `data` without `responseMs`: `data` was changed after signing.',
-      };
-    },
-  },
-
-  links: { matches: dataHas('links', 'pageOrigin'), check: checkLinks },
-
-  // The change claim: claimVersion, url, changed, fromHash, toHash, fetchedAt.
-  diff: {
-    matches: (result) => noData(result) && 'toHash' in result && 'changed' in result,
-    check: (result, text) => {
-      const lines = text.split('\n');
-      const version = lines[0] ?? '';
-      const { changed, fromHash, toHash } = result;
-      const typed =
-        typeof changed === 'boolean' &&
-        (fromHash === null || (typeof fromHash === 'string' && HASH.test(fromHash))) &&
-        typeof toHash === 'string' &&
-        HASH.test(toHash);
-      const claim =
-        typed && version.startsWith('claimVersion:')
-          ? rows([
-              version,
-              `url:${stringOr(result.url, lines[1]?.slice('url:'.length))}`,
-              `changed:${changed}`,
-              `fromHash:${fromHash ?? 'none'}`,
-              `toHash:${toHash}`,
-              `fetchedAt:${stringOr(result.fetchedAt, lines[5]?.slice('fetchedAt:'.length))}`,
-            ])
-          : null;
-      return {
-        covered: ['changed', 'fromHash', 'toHash'],
-        problem:
-          claim === text
-            ? null
-            : '`changed`, `fromHash`, `toHash`, `url` or `fetchedAt` differ from the signed change claim.',
-      };
-    },
-  },
-
-  notarize: { matches: dataHas('statementVersion', 'contentHash'), check: checkNotarize },
-
-  map: canonicalData('urls', 'sources'),
-
-  // `count` and `skipped` tell a crawl from a pdf result, which also has `pages` and `format`.
-  crawl: { matches: dataHas('pages', 'format', 'count', 'skipped'), check: checkCrawl },
-};
-
 /**
  * The crawl's rows (`hash<TAB>url`, one per page, in crawl order), where each page's
  * `hash` is the sha256 of the RFC 8785 JSON of the page without `hash`: every field of
  * every page is bound, and so is `count`.
  */
 function checkCrawl(result: Rec, text: string): RuleVerdict {
-  const data = result.data as Rec;
+  const data = dataOf(result);
   const covered = ['data.count', 'data.pages'];
   const pages = Array.isArray(data.pages) ? data.pages : null;
   if (pages === null || !pages.every((page) => isRecord(page) && typeof page.url === 'string')) {
@@ -242,7 +164,7 @@ function checkCrawl(result: Rec, text: string): RuleVerdict {
  * from the text and must agree with `sourceKind`.
  */
 function checkNotarize(result: Rec, text: string): RuleVerdict {
-  const data = result.data as Rec;
+  const data = dataOf(result);
   const covered = [
     'data.algorithm',
     'data.contentHash',
@@ -297,7 +219,7 @@ function checkNotarize(result: Rec, text: string): RuleVerdict {
  * and `thirdPartyOrigins`. So all of `data` is re-derived and compared.
  */
 function checkLinks(result: Rec, text: string): RuleVerdict {
-  const data = result.data as Rec;
+  const data = dataOf(result);
   const covered = [
     'data.pageOrigin',
     'data.total',
@@ -386,55 +308,63 @@ function linkGraph(page: URL, cells: readonly (readonly [string, string])[]): Re
 }
 
 /**
- * Re-derive `text` from the fields of `result` by its route's rule. The route is
- * `route` when given (the result must have that route's shape), else the one route
- * whose shape the result has. A result that carries fields beyond the envelope but
- * fits no route, or several, fails: its fields cannot be tied to the receipt.
+ * Re-derive `text` from the fields of `result` by a receipt rule (a route's, from
+ * {@link RECEIPT_RULES}, a product package or a service-attestation document) and
+ * compare. Total for any result; throws a {@link StorefrontError} (`invalid_params`)
+ * only when `rule` is not a receipt rule (misuse).
  *
  * @example
- *   checkFields(result).fields // false when `data` was edited after signing
+ *   checkFields(result, { kind: 'canonical-json' }).fields // false when `data` was edited
  */
-export function checkFields(result: unknown, route?: ReceiptRoute): FieldCheck {
-  if (route !== undefined && !RECEIPT_ROUTES.includes(route)) {
-    throw new StorefrontError(
-      'invalid_params',
-      `Expected a route among ${RECEIPT_ROUTES.join(', ')}, got \`${String(route)}\``,
-    );
+export function checkFields(result: unknown, rule: ReceiptRule): FieldCheck {
+  const problem = ruleProblem(rule);
+  if (problem !== null) {
+    throw new StorefrontError('invalid_params', `Expected a receipt rule, but ${problem}`);
   }
+  if (rule.kind === 'none') return NOTHING_RESTATED;
   const input = isRecord(result) ? result : {};
   const text = input.text;
-  const bare = Object.keys(input).every(
+  if (typeof text !== 'string') {
+    return { fields: false, covered: [], problem: 'The result has no `text` to compare with.' };
+  }
+  const verdict = applyRule(rule, input, text);
+  if (verdict === null) return NOTHING_RESTATED;
+  return { fields: verdict.problem === null, covered: verdict.covered, problem: verdict.problem };
+}
+
+const NOTHING_RESTATED: FieldCheck = Object.freeze({ fields: null, covered: [], problem: null });
+
+/** One kind's check; null when no field of this result restates `text`. */
+function applyRule(rule: ReceiptRule, result: Rec, text: string): RuleVerdict | null {
+  switch (rule.kind) {
+    case 'canonical-json':
+      return checkCanonicalData(result, text, rule.omit ?? []);
+    case 'equals':
+      return checkEquals(result, text, rule.field);
+    case 'record':
+      return 'extract' in result ? checkRecord(result, text) : null;
+    case 'link-rows':
+      return checkLinks(result, text);
+    case 'change-claim':
+      return checkChangeClaim(result, text);
+    case 'notarization':
+      return checkNotarize(result, text);
+    case 'page-rows':
+      return checkCrawl(result, text);
+    case 'none':
+      return null;
+  }
+}
+
+/**
+ * True when the result shows nothing but `text`, its receipt and envelope fields (a bare
+ * `{text, attestation}`): no field is there to restate `text`.
+ */
+export function isBare(result: unknown): boolean {
+  const input = isRecord(result) ? result : {};
+  return Object.keys(input).every(
     (key) => BOOKKEEPING.has(key) || (ENVELOPE_FIELDS as readonly string[]).includes(key),
   );
-  if (route === undefined && bare) return { route: null, fields: null, covered: [], problem: null };
-
-  let chosen: ReceiptRoute;
-  if (route !== undefined) {
-    if (!RULES[route].matches(input)) {
-      return fail(route, `The result does not have the shape of a /buy/${route} result.`);
-    }
-    chosen = route;
-  } else {
-    const candidates = RECEIPT_ROUTES.filter((name) => RULES[name].matches(input));
-    if (candidates.length !== 1) {
-      return fail(
-        null,
-        candidates.length === 0
-          ? 'The result has the shape of no known route, so its fields cannot be tied to the receipt; name the route.'
-          : `The result has the shape of several routes (${candidates.join(', ')}); name the route.`,
-      );
-    }
-    chosen = candidates[0] as ReceiptRoute;
-  }
-  if (typeof text !== 'string') return fail(chosen, 'The result has no `text` to compare with.');
-  const verdict = RULES[chosen].check(input, text);
-  if (verdict === null) return { route: chosen, fields: null, covered: [], problem: null };
-  return {
-    route: chosen,
-    fields: verdict.problem === null,
-    covered: verdict.covered,
-    problem: verdict.problem,
-  };
 }
 
 /**
@@ -458,10 +388,6 @@ export function uncoveredFields(result: unknown, covered: readonly string[]): st
     }
   }
   return out;
-}
-
-function fail(route: ReceiptRoute | null, problem: string): FieldCheck {
-  return { route, fields: false, covered: [], problem };
 }
 
 function canonical(value: unknown): string | null {
@@ -496,6 +422,11 @@ function bareHost(host: string): string {
 
 function stringOr(value: unknown, fallback: string | undefined): string {
   return typeof value === 'string' ? value : (fallback ?? '');
+}
+
+/** The result's `data`; an empty record when it has none, so every check stays total. */
+function dataOf(result: Rec): Rec {
+  return isRecord(result.data) ? result.data : {};
 }
 
 function isRecord(value: unknown): value is Rec {

@@ -1,20 +1,18 @@
+export type { ReceiptRule } from '@storefront/core';
 export { type CliIo, EXIT, report, runCli } from './cli.js';
-export {
-  checkFields,
-  ENVELOPE_FIELDS,
-  type FieldCheck,
-  RECEIPT_ROUTES,
-  type ReceiptRoute,
-  uncoveredFields,
-} from './fields.js';
+export { checkFields, ENVELOPE_FIELDS, type FieldCheck, uncoveredFields } from './fields.js';
 export {
   ATTEST_ALG,
   ATTEST_SCHEME,
+  ATTEST_SCHEMES,
+  type AttestScheme,
   buildMessage,
   MESSAGE_TEMPLATE,
   type MessageFields,
   parseMessage,
+  ROUTE_NAME,
 } from './message.js';
+export { RECEIPT_ROUTES, RECEIPT_RULES, type ReceiptRoute } from './rules.js';
 export {
   createSigner,
   generatePrivateKey,

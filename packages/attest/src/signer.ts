@@ -35,8 +35,12 @@ export interface SignerOptions {
 /** A receipt signer bound to one private key. */
 export interface Signer {
   readonly address: string;
+  /** {@link ATTEST_SCHEME} + `:` + `address`: the keyId of every receipt it signs. */
   readonly keyId: string;
-  /** Sign `text` together with the envelope's url, status and fetchedAt. */
+  /**
+   * Sign `text` together with the route it came from and the envelope's url, status and
+   * fetchedAt, as a `storefront-attest/2` message.
+   */
   sign(text: string, meta: SignMeta): Attestation;
 }
 
@@ -51,7 +55,7 @@ const PROBE_MESSAGE = `${ATTEST_SCHEME} signer probe: café, 東京, 🔏`;
  *
  * @example
  *   const signer = createSigner(process.env.SIGNER_PRIVATE_KEY!)
- *   const attestation = signer.sign(text, { url, status: 200, fetchedAt })
+ *   const attestation = signer.sign(text, { route: 'markdown', url, status: 200, fetchedAt })
  */
 export function createSigner(privateKey: string, options: SignerOptions = {}): Signer {
   let wallet: Wallet;
@@ -87,6 +91,8 @@ export function createSigner(privateKey: string, options: SignerOptions = {}): S
       const contentHash = sha256Hex(text);
       const nonce = `0x${Buffer.from(random(NONCE_BYTES)).toString('hex')}`;
       const message = buildMessage({
+        scheme: ATTEST_SCHEME,
+        route: meta.route,
         contentHash,
         url: meta.url,
         status: meta.status,

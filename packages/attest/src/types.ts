@@ -1,6 +1,11 @@
+import type { ReceiptRule } from '@storefront/core';
+
 /** The signed receipt attached to every paid result (spec: Attestation). */
 export interface Attestation {
-  /** `storefront-attest/1:` + the signer's checksummed address. */
+  /**
+   * The scheme of `verify.message` + `:` + the signer's checksummed address
+   * (`storefront-attest/2:0x…`; `storefront-attest/1:0x…` on receipts of scheme 1).
+   */
   readonly keyId: string;
   readonly alg: 'EIP-191-personal_sign';
   /** The signer's checksummed address. */
@@ -23,6 +28,11 @@ export interface Attestation {
 
 /** What the signer binds besides the text. */
 export interface SignMeta {
+  /**
+   * The route the result came from: the `<name>` of `/buy/<name>` (`markdown`), in
+   * lower-case letters, digits and `-`. A verifier applies that route's receipt rule.
+   */
+  readonly route: string;
   readonly url: string;
   readonly status: number | null;
   readonly fetchedAt: string;
@@ -35,12 +45,24 @@ export interface RetiredKey {
   readonly retiredAt: string;
 }
 
-/** The document published at `/.well-known/service-attestation`. */
+/**
+ * The document published at `/.well-known/service-attestation`. A verifier pins its
+ * `address` (and the retired ones): the key is the address, whatever the scheme in
+ * `keyId`, so receipts of every scheme that key signed verify against it.
+ */
 export interface ServiceAttestationDocument {
+  /** The scheme the service signs today. */
   readonly scheme: string;
   readonly alg: string;
+  /** The current key under the current scheme: `scheme` + `:` + `address`. */
   readonly keyId: string;
   readonly address: string;
   readonly retired: readonly RetiredKey[];
+  /**
+   * Each route's receipt rule (route name → rule), as the service's registry declares
+   * it: a verifier pinned to this document checks the fields of routes it was built
+   * without. Optional: older documents have none.
+   */
+  readonly receiptRules?: Readonly<Record<string, ReceiptRule>>;
   readonly [extra: string]: unknown;
 }

@@ -1,7 +1,15 @@
-import { isSha256Hex, StorefrontError, sha256Hex } from '@storefront/core';
+import { isSha256Hex, type ReceiptRule, StorefrontError, sha256Hex } from '@storefront/core';
 import { getAddress, isAddress, verifyMessage } from 'ethers';
-import { checkFields, ENVELOPE_FIELDS, type ReceiptRoute, uncoveredFields } from './fields.js';
-import { ATTEST_ALG, ATTEST_SCHEME, type MessageFields, parseMessage } from './message.js';
+import { checkFields, ENVELOPE_FIELDS, isBare, uncoveredFields } from './fields.js';
+import { type LegacyFieldCheck, legacyFields } from './legacy.js';
+import {
+  ATTEST_ALG,
+  ATTEST_SCHEMES,
+  type MessageFields,
+  parseMessage,
+  ROUTE_NAME,
+} from './message.js';
+import { RECEIPT_RULES, ruleOf, ruleProblem } from './rules.js';
 import type { RetiredKey, ServiceAttestationDocument } from './types.js';
 
 /** The key(s) a receipt must be signed by: addresses, or a service-attestation document. */
@@ -25,13 +33,20 @@ export interface Verification {
     readonly envelope: boolean | null;
     /**
      * `text` re-derived from the result's own fields (by its route's rule) equals `text`,
-     * so they are covered too; false when they differ or the result fits no route;
-     * null when no field restates `text` (bare `{text, attestation}`, plain `/buy/fetch`).
+     * so they are covered too; false when they differ, when the signed route is not
+     * `options.route`, or (scheme 1) when the result fits no route; null when no field
+     * restates `text` (bare `{text, attestation}`, plain `/buy/fetch`) or no rule is
+     * known for the signed route (see `notes`).
      */
     readonly fields: boolean | null;
   };
-  /** The route whose rule re-derived `text`; null when none applied. */
-  readonly route: ReceiptRoute | null;
+  /**
+   * The route of the result: the signed `route:` line (scheme 2), or the route told from
+   * the result's shape (scheme 1); null when none is known.
+   */
+  readonly route: string | null;
+  /** The receipt rule applied to the fields; null when none was. */
+  readonly rule: ReceiptRule | null;
   /** The result's fields the receipt covers: `text`, the envelope fields it has, and the fields `text` restates. */
   readonly covered: readonly string[];
   /** The result's other fields (besides `ok` and `attestation`): present, but not covered. */
@@ -44,6 +59,8 @@ export interface Verification {
   readonly keyId: string | null;
   /** One sentence per failed check, in check order. */
   readonly problems: readonly string[];
+  /** What was not checked, and why, when that is no failure (a route with no known rule). */
+  readonly notes: readonly string[];
 }
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
@@ -51,17 +68,31 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 /** Options of {@link verifyReceipt}. */
 export interface VerifyOptions {
   /**
-   * The route the result came from (`fetch`, `extract`, …). Without it the route is
-   * told from the result's shape; with it, a result of another shape fails `fields`.
+   * The route the result came from (`fetch`, `extract`, …), as the caller expects it.
+   * A scheme-2 receipt signed for another route fails `fields`. For a scheme-1 receipt
+   * (no signed route) it names the route instead of telling it from the shape, and a
+   * result of another shape fails `fields`.
    */
-  readonly route?: ReceiptRoute;
+  readonly route?: string;
+  /**
+   * Receipt rules by route name, applied before the pinned document's `receiptRules` and
+   * the built-in {@link RECEIPT_RULES}: for routes added after this package was built.
+   */
+  readonly rules?: Readonly<Record<string, ReceiptRule>>;
 }
 
 /**
  * Verify a receipt offline against pinned keys: needs nothing but the result (or
  * `{text, attestation}`) and the pinned address. Total: any input gives an answer,
- * a malformed one simply fails its checks. Throws only when `pinned` holds no valid
- * address (misuse).
+ * a malformed one simply fails its checks. Throws only on misuse: `pinned` holds no
+ * valid address, `options.route` is not a route name, or `options.rules` holds
+ * something that is not a receipt rule.
+ *
+ * The fields rule of a `storefront-attest/2` receipt is the one for its signed route:
+ * `options.rules`, else the pinned document's `receiptRules`, else
+ * {@link RECEIPT_RULES}; with none, `fields` is null and `notes` says so. A
+ * `storefront-attest/1` receipt names no route: its route is told from the result's
+ * shape, as when that scheme was current.
  *
  * @example
  *   verifyReceipt(JSON.parse(body), '0x8ba1f109551bD432803012645Ac136ddd64DBA72').valid
@@ -72,7 +103,7 @@ export function verifyReceipt(
   options: VerifyOptions = {},
 ): Verification {
   const pins = normalisePins(pinned);
-  const fieldCheck = checkFields(result, options.route);
+  checkOptions(options);
   const problems: string[] = [];
   const input = isRecord(result) ? result : {};
   const attestation = isRecord(input.attestation) ? input.attestation : {};
@@ -80,6 +111,13 @@ export function verifyReceipt(
   const keyId = typeof attestation.keyId === 'string' ? attestation.keyId : null;
   const message = isRecord(attestation.verify) ? attestation.verify.message : undefined;
   const fields = typeof message === 'string' ? parseMessage(message) : null;
+  const fieldCheck =
+    fields !== null && fields.route !== null
+      ? routedFields(input, fields.route, options, pins.rules)
+      : withLegacyNote(
+          legacyFields(input, options.route),
+          fields !== null && options.route === undefined,
+        );
 
   // 1. Content: the text hashes to the claimed contentHash, and the message binds it.
   let contentHash = false;
@@ -93,7 +131,9 @@ export function verifyReceipt(
     problems.push('The signed message binds a different contentHash.');
   } else {
     contentHash = fields !== null;
-    if (fields === null) problems.push('`verify.message` is not a storefront-attest/1 message.');
+    if (fields === null) {
+      problems.push(`\`verify.message\` is not a message of ${ATTEST_SCHEMES.join(' or ')}.`);
+    }
   }
 
   // 2. Signature: recover the EIP-191 signer of the exact message.
@@ -107,8 +147,9 @@ export function verifyReceipt(
       problems.push(
         `The message was signed by ${signer}, not by \`address\` ${String(attestation.address)}.`,
       );
-    } else if (keyId !== `${ATTEST_SCHEME}:${signer}`) {
-      problems.push(`\`keyId\` should be ${ATTEST_SCHEME}:${signer}.`);
+    } else if (keyId !== `${fields.scheme}:${signer}`) {
+      // The keyId carries the scheme of the message it signs: the key is the address.
+      problems.push(`\`keyId\` should be ${fields.scheme}:${signer}.`);
     } else if (attestation.alg !== ATTEST_ALG) {
       problems.push(`\`alg\` should be ${ATTEST_ALG}.`);
     } else if (attestation.nonce !== fields.nonce) {
@@ -152,18 +193,118 @@ export function verifyReceipt(
       contentHash && signature && pinnedKey && envelope !== false && fieldCheck.fields !== false,
     checks: { contentHash, signature, pinnedKey, envelope, fields: fieldCheck.fields },
     route: fieldCheck.route,
+    rule: fieldCheck.rule,
     covered,
     uncovered: uncoveredFields(input, covered),
     signed: fields,
     signer,
     keyId,
     problems: dedupe(problems),
+    notes: fieldCheck.note === null ? [] : [fieldCheck.note],
   };
+}
+
+interface RoutedFieldCheck {
+  readonly route: string | null;
+  readonly rule: ReceiptRule | null;
+  readonly fields: boolean | null;
+  readonly covered: readonly string[];
+  readonly problem: string | null;
+  readonly note: string | null;
+}
+
+/**
+ * The fields check of a scheme-2 receipt: the rule of the signed route, never one told
+ * from the result's shape.
+ */
+function routedFields(
+  input: Record<string, unknown>,
+  route: string,
+  options: VerifyOptions,
+  documentRules: Readonly<Record<string, unknown>> | undefined,
+): RoutedFieldCheck {
+  const none = { route, rule: null, fields: null, covered: [], problem: null, note: null };
+  if (options.route !== undefined && options.route !== route) {
+    return {
+      ...none,
+      fields: false,
+      problem: `The receipt was signed for a /buy/${route} result, not /buy/${options.route}.`,
+    };
+  }
+  // A bare `{text, attestation}` shows no field that could restate `text`.
+  if (isBare(input)) return none;
+  const sources = [
+    [options.rules, 'given in `rules`'],
+    [documentRules, 'published in the pinned service-attestation document'],
+    [RECEIPT_RULES, 'built in'],
+  ] as const;
+  let found: { rule: unknown; from: string } | undefined;
+  for (const [rules, from] of sources) {
+    const rule = ruleOf(rules, route);
+    if (rule !== undefined) {
+      found = { rule, from };
+      break;
+    }
+  }
+  if (found === undefined) {
+    return {
+      ...none,
+      note: `No receipt rule is known for /buy/${route}, so its fields were not compared with \`text\` (the signature, \`text\` and the envelope were); give the route's rule in \`rules\`, or pin a service-attestation document that publishes \`receiptRules\`.`,
+    };
+  }
+  const problem = ruleProblem(found.rule);
+  if (problem !== null) {
+    return {
+      ...none,
+      note: `The receipt rule for /buy/${route} (${found.from}) is not one this verifier applies: ${problem}; its fields were not compared with \`text\`.`,
+    };
+  }
+  const rule = found.rule as ReceiptRule;
+  return { route, rule, ...checkFields(input, rule), note: null };
+}
+
+/**
+ * A scheme-1 check (or one of a message that does not parse), with a note when the
+ * route of a scheme-1 receipt was told from the shape: a receipt of that scheme names none.
+ */
+function withLegacyNote(check: LegacyFieldCheck, guessed: boolean): RoutedFieldCheck {
+  return {
+    ...check,
+    note:
+      guessed && check.route !== null
+        ? `This storefront-attest/1 receipt names no route: /buy/${check.route} was told from the result's shape.`
+        : null,
+  };
+}
+
+/** Misuse of the options throws; a receipt's content never does. */
+function checkOptions(options: VerifyOptions): void {
+  if (options.route !== undefined && !ROUTE_NAME.test(String(options.route))) {
+    throw new StorefrontError(
+      'invalid_params',
+      `Expected \`route\` as a route name of lower-case letters, digits and -, got \`${String(options.route)}\``,
+    );
+  }
+  if (options.rules === undefined) return;
+  if (!isRecord(options.rules)) {
+    throw new StorefrontError('invalid_params', 'Expected `rules` as an object of route → rule');
+  }
+  for (const [route, rule] of Object.entries(options.rules)) {
+    const problem = ROUTE_NAME.test(route) ? ruleProblem(rule) : 'its route is not a route name';
+    if (problem !== null) {
+      throw new StorefrontError(
+        'invalid_params',
+        `Expected \`rules.${route}\` as a receipt rule for a route name, but ${problem}`,
+      );
+    }
+  }
 }
 
 interface Pins {
   readonly current: readonly string[];
   readonly retired: readonly RetiredKey[];
+  /** The pinned document's `receiptRules`, unchecked (they are checked when applied). */
+  readonly rules: Readonly<Record<string, unknown>> | undefined;
 }
 
 function normalisePins(pinned: PinnedKeys): Pins {
@@ -172,7 +313,7 @@ function normalisePins(pinned: PinnedKeys): Pins {
     const current = list.map((value) => checkedAddress(value));
     if (current.length === 0)
       throw new StorefrontError('invalid_params', 'Expected at least one pinned address');
-    return { current, retired: [] };
+    return { current, retired: [], rules: undefined };
   }
   if (!isRecord(pinned)) {
     throw new StorefrontError(
@@ -186,7 +327,8 @@ function normalisePins(pinned: PinnedKeys): Pins {
         (key) => isRecord(key) && isAddress(key.address) && typeof key.retiredAt === 'string',
       )
     : [];
-  return { current: [checkedAddress(doc.address)], retired };
+  const rules = isRecord(doc.receiptRules) ? doc.receiptRules : undefined;
+  return { current: [checkedAddress(doc.address)], retired, rules };
 }
 
 function checkedAddress(value: unknown): string {

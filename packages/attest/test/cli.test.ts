@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { canonicalize } from '@storefront/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEST_SCHEME, type CliIo, EXIT, runCli } from '../src/index.js';
-import { signedResult, TEST_ADDRESS } from './helpers.js';
+import { signedResult, signedResultV1, TEST_ADDRESS, TEST_PRIVATE_KEY } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'storefront-verify-'));
 const write = (name: string, value: unknown) => {
@@ -26,6 +26,13 @@ const doc = {
   retired: [],
 };
 const docFile = write('service-attestation.json', doc);
+/** A route the package was built without, and a document that publishes its rule. */
+const echoData = { said: 'hello', times: 2 };
+const echo = signedResult(canonicalize(echoData), TEST_PRIVATE_KEY, 'echo');
+const echoFile = write('echo.json', { ...echo, data: echoData });
+const forgedEchoFile = write('echo-forged.json', { ...echo, data: { ...echoData, times: 3 } });
+const docWithRules = { ...doc, receiptRules: { echo: { kind: 'canonical-json' } } };
+const docWithRulesFile = write('service-attestation-rules.json', docWithRules);
 
 function io(stdin = ''): CliIo & { out: string[]; err: string[] } {
   const out: string[] = [];
@@ -51,6 +58,9 @@ beforeAll(async () => {
     if (req.url === '/.well-known/service-attestation') {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(doc));
+    } else if (req.url === '/with-rules/.well-known/service-attestation') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(docWithRules));
     } else {
       res.statusCode = 404;
       res.end();
@@ -104,7 +114,7 @@ describe('storefront-verify', () => {
 
   it('exits 1 for a result whose data was edited, and names the route it checked', async () => {
     const data = { title: 'Example', counts: { jsonLd: 0 }, openGraph: {} };
-    const metadata = { ...signedResult(canonicalize(data)), data };
+    const metadata = { ...signedResult(canonicalize(data), TEST_PRIVATE_KEY, 'metadata'), data };
     expect(await runCli([write('metadata.json', metadata), '--pin', TEST_ADDRESS], io())).toBe(
       EXIT.valid,
     );
@@ -125,7 +135,9 @@ describe('storefront-verify', () => {
         named,
       ),
     ).toBe(EXIT.invalid);
-    expect(named.out.join('\n')).toMatch(/does not have the shape of a \/buy\/fetch result/);
+    expect(named.out).toContain(
+      '  - The receipt was signed for a /buy/metadata result, not /buy/fetch.',
+    );
   });
 
   it('exits 1 for a tampered receipt and says which check failed', async () => {
@@ -155,6 +167,40 @@ describe('storefront-verify', () => {
     expect(missing.err.join('\n')).toMatch(/HTTP 404/);
   });
 
+  it('checks the fields of a route it was built without by the pinned document’s rule', async () => {
+    for (const pin of [docWithRulesFile, `${base}/with-rules/.well-known/service-attestation`]) {
+      const t = io();
+      expect(await runCli([echoFile, '--pin', pin], t)).toBe(EXIT.valid);
+      expect(t.out[4]).toBe(
+        'fields       pass  text re-derived from the fields of the /buy/echo result matches',
+      );
+      const forged = io();
+      expect(await runCli([forgedEchoFile, '--pin', pin], forged)).toBe(EXIT.invalid);
+      expect(forged.out).toContain(
+        '  - `text` is not the canonical JSON of `data`: `data` was changed after signing.',
+      );
+    }
+  });
+
+  it('says, without failing, that it has no rule for a route when none is pinned', async () => {
+    const t = io();
+    expect(await runCli([forgedEchoFile, '--pin', docFile], t)).toBe(EXIT.valid);
+    expect(t.out.slice(4)).toStrictEqual([
+      'fields       n/a   no receipt rule known for /buy/echo: its fields were not compared',
+      'covers       text, url, status, fetchedAt',
+      'not covered  data.said, data.times',
+      "  note: No receipt rule is known for /buy/echo, so its fields were not compared with `text` (the signature, `text` and the envelope were); give the route's rule in `rules`, or pin a service-attestation document that publishes `receiptRules`.",
+      `valid (${ATTEST_SCHEME}:${TEST_ADDRESS})`,
+    ]);
+  });
+
+  it('still verifies a storefront-attest/1 receipt, against the same document', async () => {
+    const t = io();
+    const old = write('old.json', signedResultV1('an old receipt'));
+    expect(await runCli([old, '--pin', docFile], t)).toBe(EXIT.valid);
+    expect(t.out.at(-1)).toBe(`valid (storefront-attest/1:${TEST_ADDRESS})`);
+  });
+
   it('exits 1 when pinned to another address', async () => {
     expect(
       await runCli([goodFile, '--pin', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'], io()),
@@ -170,7 +216,7 @@ describe('storefront-verify', () => {
     ['input that is not JSON', [write('junk.json', 'not json'), '--pin', TEST_ADDRESS]],
     ['a pin file that is not a document', [goodFile, '--pin', write('pin.json', { hello: 1 })]],
     ['a pin that is neither address nor file', [goodFile, '--pin', '0x1234']],
-    ['an unknown route', [goodFile, '--pin', TEST_ADDRESS, '--route', 'nope']],
+    ['a route that is not a route name', [goodFile, '--pin', TEST_ADDRESS, '--route', 'No Pe']],
     ['a route without value', [goodFile, '--pin', TEST_ADDRESS, '--route']],
   ])('exits 2 on bad input: %s', async (_name, argv) => {
     const t = io();

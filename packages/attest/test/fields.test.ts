@@ -6,9 +6,12 @@ import { routeResults } from './results.js';
 
 type Body = Record<string, unknown>;
 
-const results = await routeResults();
+/** Receipts of today's scheme (the route signed), and of the old one (the route told from the shape). */
+const results = await routeResults(2);
+const oldResults = await routeResults(1);
+const BY_SCHEME = { 2: results, 1: oldResults } as const;
 
-/** The route each shape is told apart as, and whether its fields restate `text`. */
+/** The route of each result (signed, or told from the shape), and whether its fields restate `text`. */
 const EXPECTED: Readonly<Record<string, [string, boolean | null]>> = {
   signal: ['signal', true],
   fetch: ['fetch', null],
@@ -47,51 +50,66 @@ function expand(result: Body, paths: readonly string[]): string[] {
   );
 }
 
-describe('fields: the text re-derived from a result’s own fields', () => {
-  it('has a case for every route shape', () => {
-    expect(Object.keys(results).sort()).toStrictEqual(Object.keys(EXPECTED).sort());
-  });
+describe.each([2, 1] as const)(
+  'fields of storefront-attest/%i receipts: the text re-derived from a result’s own fields',
+  (scheme) => {
+    const results = BY_SCHEME[scheme];
 
-  describe.each(Object.keys(EXPECTED))('%s', (name) => {
-    const result = results[name] as Body;
-    const [route, fields] = EXPECTED[name] as [string, boolean | null];
-
-    it('verifies untouched, telling the route from the shape', () => {
-      const verdict = verifyReceipt(result, TEST_ADDRESS);
-      expect(verdict.problems).toStrictEqual([]);
-      expect(verdict.valid).toBe(true);
-      expect(verdict.route).toBe(route);
-      expect(verdict.checks.fields).toBe(fields);
-      expect(verifyReceipt(result, TEST_ADDRESS, { route: route as never }).valid).toBe(true);
+    it('has a case for every route shape', () => {
+      expect(Object.keys(results).sort()).toStrictEqual(Object.keys(EXPECTED).sort());
     });
 
-    it('refuses an edit to any field it says it covers', () => {
-      const { covered } = verifyReceipt(result, TEST_ADDRESS);
-      const paths = expand(result, restated(covered));
-      if (fields === null) expect(paths).toStrictEqual([]);
-      else expect(paths.length).toBeGreaterThan(0);
-      for (const path of paths) {
-        const verdict = verifyReceipt(edited(result, path), TEST_ADDRESS);
-        expect([path, verdict.valid, verdict.checks.fields]).toStrictEqual([path, false, false]);
-        // The text, its hash and the signature are untouched: only the fields lie.
-        expect(verdict.checks).toMatchObject({
-          contentHash: true,
-          signature: true,
-          pinnedKey: true,
-        });
-      }
-    });
+    describe.each(Object.keys(EXPECTED))('%s', (name) => {
+      const result = results[name] as Body;
+      const [route, fields] = EXPECTED[name] as [string, boolean | null];
 
-    it('still verifies with an edit to a field it says it does not cover', () => {
-      const { uncovered, covered } = verifyReceipt(result, TEST_ADDRESS);
-      expect(covered.filter((path) => uncovered.includes(path))).toStrictEqual([]);
-      for (const path of uncovered) {
-        const verdict = verifyReceipt(edited(result, path), TEST_ADDRESS);
-        expect([path, verdict.valid]).toStrictEqual([path, true]);
-      }
-    });
-  });
+      it(`verifies untouched, ${scheme === 2 ? 'by the signed route' : 'telling the route from the shape'}`, () => {
+        const verdict = verifyReceipt(result, TEST_ADDRESS);
+        expect(verdict.problems).toStrictEqual([]);
+        expect(verdict.notes).toStrictEqual(
+          scheme === 2
+            ? []
+            : [
+                `This storefront-attest/1 receipt names no route: /buy/${route} was told from the result's shape.`,
+              ],
+        );
+        expect(verdict.valid).toBe(true);
+        expect(verdict.route).toBe(route);
+        expect(verdict.signed?.route).toBe(scheme === 2 ? route : null);
+        expect(verdict.checks.fields).toBe(fields);
+        expect(verifyReceipt(result, TEST_ADDRESS, { route }).valid).toBe(true);
+      });
 
+      it('refuses an edit to any field it says it covers', () => {
+        const { covered } = verifyReceipt(result, TEST_ADDRESS);
+        const paths = expand(result, restated(covered));
+        if (fields === null) expect(paths).toStrictEqual([]);
+        else expect(paths.length).toBeGreaterThan(0);
+        for (const path of paths) {
+          const verdict = verifyReceipt(edited(result, path), TEST_ADDRESS);
+          expect([path, verdict.valid, verdict.checks.fields]).toStrictEqual([path, false, false]);
+          // The text, its hash and the signature are untouched: only the fields lie.
+          expect(verdict.checks).toMatchObject({
+            contentHash: true,
+            signature: true,
+            pinnedKey: true,
+          });
+        }
+      });
+
+      it('still verifies with an edit to a field it says it does not cover', () => {
+        const { uncovered, covered } = verifyReceipt(result, TEST_ADDRESS);
+        expect(covered.filter((path) => uncovered.includes(path))).toStrictEqual([]);
+        for (const path of uncovered) {
+          const verdict = verifyReceipt(edited(result, path), TEST_ADDRESS);
+          expect([path, verdict.valid]).toStrictEqual([path, true]);
+        }
+      });
+    });
+  },
+);
+
+describe('fields, by example', () => {
   it('refuses `.extract.price = 999` in a /buy/extract result and a /buy/fetch record', () => {
     for (const name of ['extract', 'fetch extract=<fields>']) {
       const result = structuredClone(results[name] as Body);
@@ -137,31 +155,62 @@ describe('fields: the text re-derived from a result’s own fields', () => {
     expect(verifyReceipt(diff, TEST_ADDRESS).checks.fields).toBe(false);
   });
 
-  it('refuses a result whose shape fits no route, or not the named one', () => {
+  it('scheme 2: applies the signed route’s rule, whatever the shape', () => {
+    // Without `counts` a metadata result has no route's shape; its signed route still names its rule.
     const metadata = structuredClone(results.metadata as Body);
+    delete (metadata.data as Body).counts;
+    const verdict = verifyReceipt(metadata, TEST_ADDRESS);
+    expect(verdict.route).toBe('metadata');
+    expect(verdict.rule).toStrictEqual({ kind: 'canonical-json' });
+    expect(verdict.checks.fields).toBe(false);
+    expect(verdict.problems).toStrictEqual([
+      '`text` is not the canonical JSON of `data`: `data` was changed after signing.',
+    ]);
+  });
+
+  it('scheme 2: refuses a receipt signed for another route than the one named', () => {
+    const named = verifyReceipt(results.metadata, TEST_ADDRESS, { route: 'fetch' });
+    expect(named.valid).toBe(false);
+    expect(named.checks).toMatchObject({ signature: true, fields: false });
+    expect(named.route).toBe('metadata');
+    expect(named.problems).toStrictEqual([
+      'The receipt was signed for a /buy/metadata result, not /buy/fetch.',
+    ]);
+  });
+
+  it('scheme 1: refuses a result whose shape fits no route, or not the named one', () => {
+    const metadata = structuredClone(oldResults.metadata as Body);
     delete (metadata.data as Body).counts;
     const verdict = verifyReceipt(metadata, TEST_ADDRESS);
     expect(verdict.checks.fields).toBe(false);
     expect(verdict.route).toBeNull();
     expect(verdict.problems.join(' ')).toMatch(/shape of no known route/);
 
-    const named = verifyReceipt(results.metadata, TEST_ADDRESS, { route: 'fetch' });
+    const named = verifyReceipt(oldResults.metadata, TEST_ADDRESS, { route: 'fetch' });
     expect(named.valid).toBe(false);
     expect(named.problems).toContain('The result does not have the shape of a /buy/fetch result.');
+
+    const unknown = verifyReceipt(oldResults.metadata, TEST_ADDRESS, { route: 'echo' });
+    expect(unknown.checks.fields).toBe(false);
+    expect(unknown.problems.join(' ')).toMatch(/never came from \/buy\/echo/);
   });
 
-  it('has nothing to compare for {text, attestation} alone', () => {
-    const { text, attestation } = results.metadata as Body;
-    expect(checkFields({ text, attestation })).toStrictEqual({
-      route: null,
-      fields: null,
-      covered: [],
-      problem: null,
-    });
-    expect(verifyReceipt({ text, attestation }, TEST_ADDRESS).valid).toBe(true);
-  });
+  it.each([2, 1] as const)(
+    'has nothing to compare for {text, attestation} alone (scheme %i)',
+    (scheme) => {
+      const { text, attestation } = BY_SCHEME[scheme].metadata as Body;
+      const verdict = verifyReceipt({ text, attestation }, TEST_ADDRESS);
+      expect(verdict.valid).toBe(true);
+      expect(verdict.checks.fields).toBeNull();
+      expect(verdict.route).toBe(scheme === 2 ? 'metadata' : null);
+      expect(verdict.covered).toStrictEqual(['text']);
+    },
+  );
 
-  it('throws on an unknown route name (misuse)', () => {
-    expect(() => checkFields(results.fetch, 'nope' as never)).toThrow(/Expected a route among/);
+  it('throws on something that is not a receipt rule (misuse)', () => {
+    expect(() => checkFields(results.fetch, { kind: 'nope' } as never)).toThrow(
+      /Expected a receipt rule, but its kind `nope` is not one of canonical-json/,
+    );
+    expect(() => checkFields(results.fetch, { kind: 'equals' } as never)).toThrow(/dotted path/);
   });
 });

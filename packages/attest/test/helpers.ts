@@ -1,4 +1,13 @@
-import { createSigner } from '../src/index.js';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '@storefront/core';
+import { Wallet } from 'ethers';
+import {
+  type Attestation,
+  buildMessage,
+  createSigner,
+  HOW_TO_VERIFY,
+  parseMessage,
+} from '../src/index.js';
 
 /** Hardhat's well-known development account #0: never holds value anywhere. */
 export const TEST_PRIVATE_KEY =
@@ -9,6 +18,7 @@ export const OTHER_PRIVATE_KEY =
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 
 export const VECTOR_INPUT = {
+  route: 'markdown',
   text: 'Hello, Storefront.\nThis line is signed too.',
   url: 'https://example.com/article?id=7',
   status: 200,
@@ -25,11 +35,49 @@ export function vectorSigner() {
   });
 }
 
-/** A signed result shaped like a service response. */
-export function signedResult(text = 'page text', privateKey = TEST_PRIVATE_KEY) {
+/** A signed result shaped like a service response (a `/buy/fetch` page, by default). */
+export function signedResult(text = 'page text', privateKey = TEST_PRIVATE_KEY, route = 'fetch') {
   const meta = { url: 'https://example.com/', status: 200, fetchedAt: '2026-03-04T05:06:07.000Z' };
-  const attestation = createSigner(privateKey).sign(text, meta);
+  const attestation = createSigner(privateKey).sign(text, { route, ...meta });
   return { ok: true, ...meta, text, attestation };
+}
+
+/**
+ * A receipt exactly as signers issued them under `storefront-attest/1` (no route line,
+ * keyId `storefront-attest/1:<address>`): the old format, rebuilt here because the
+ * signer now issues scheme 2 only. `test/fixtures/vector-v1` pins it byte for byte.
+ */
+export function signV1(
+  text: string,
+  meta: { url: string; status: number | null; fetchedAt: string },
+  options: { privateKey?: string; nonce?: string; signedAt?: string } = {},
+): Attestation {
+  const wallet = new Wallet(options.privateKey ?? TEST_PRIVATE_KEY);
+  const contentHash = sha256Hex(text);
+  const nonce = options.nonce ?? `0x${randomBytes(16).toString('hex')}`;
+  const message = buildMessage({
+    scheme: 'storefront-attest/1',
+    route: null,
+    contentHash,
+    ...meta,
+    nonce,
+  });
+  return {
+    keyId: `storefront-attest/1:${wallet.address}`,
+    alg: 'EIP-191-personal_sign',
+    address: wallet.address,
+    contentHash,
+    nonce,
+    signedAt: options.signedAt ?? '2026-03-04T05:06:08.000Z',
+    signature: wallet.signMessageSync(message),
+    verify: { message, howTo: HOW_TO_VERIFY },
+  };
+}
+
+/** A whole result of `storefront-attest/1`: what {@link signedResult} gave before scheme 2. */
+export function signedResultV1(text = 'page text', privateKey = TEST_PRIVATE_KEY) {
+  const meta = { url: 'https://example.com/', status: 200, fetchedAt: '2026-03-04T05:06:07.000Z' };
+  return { ok: true, ...meta, text, attestation: signV1(text, meta, { privateKey }) };
 }
 
 /** Change one character of a string at `index` (to a different one). */
@@ -37,4 +85,19 @@ export function flipChar(value: string, index: number): string {
   const ch = value[index];
   const replacement = ch === 'a' ? 'b' : ch === '0' ? '1' : ch === '1' ? '2' : 'a';
   return value.slice(0, index) + replacement + value.slice(index + 1);
+}
+
+/** The same result, its receipt signed again (scheme 2) for `route`, with the same envelope. */
+export function resigned<T extends Record<string, unknown>>(result: T, route: string): T {
+  const { verify } = result.attestation as Attestation;
+  const signed = parseMessage(verify.message);
+  if (signed === null) throw new Error('resigned: the receipt has no well-formed message');
+  const { url, status, fetchedAt } = signed;
+  const attestation = createSigner(TEST_PRIVATE_KEY).sign(result.text as string, {
+    route,
+    url,
+    status,
+    fetchedAt,
+  });
+  return { ...result, attestation };
 }

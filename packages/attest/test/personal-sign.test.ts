@@ -5,6 +5,8 @@ import { createSigner, type PersonalSign, verifyReceipt } from '../src/index.js'
 import { OTHER_PRIVATE_KEY, TEST_ADDRESS, TEST_PRIVATE_KEY, VECTOR_INPUT } from './helpers.js';
 
 const meta = { url: 'https://example.com/p', status: 200, fetchedAt: '2026-05-06T07:08:09.000Z' };
+/** What the signer binds: the envelope and the route (which is not a field of the result). */
+const signMeta = { route: 'markdown', ...meta };
 const fixed = {
   clock: () => new Date(VECTOR_INPUT.signedAt),
   random: (size: number) => Buffer.from(VECTOR_INPUT.nonceBytes, 'hex').subarray(0, size),
@@ -44,8 +46,8 @@ describe('createSigner personalSign option', () => {
     expect(keys).toStrictEqual([TEST_PRIVATE_KEY]);
     const probes = messages.length;
     expect(probes).toBe(1);
-    const a = signer.sign('first', meta);
-    const b = signer.sign('second', meta);
+    const a = signer.sign('first', signMeta);
+    const b = signer.sign('second', signMeta);
     expect(messages.slice(probes)).toStrictEqual([a.verify.message, b.verify.message]);
     expect(verifyReceipt({ ...meta, text: 'first', attestation: a }, TEST_ADDRESS).valid).toBe(
       true,
@@ -56,7 +58,9 @@ describe('createSigner personalSign option', () => {
     const { backend } = recordingBackend();
     const viaBackend = createSigner(TEST_PRIVATE_KEY, { ...fixed, personalSign: backend });
     const viaEthers = createSigner(TEST_PRIVATE_KEY, fixed);
-    expect(viaBackend.sign('some text', meta)).toStrictEqual(viaEthers.sign('some text', meta));
+    expect(viaBackend.sign('some text', signMeta)).toStrictEqual(
+      viaEthers.sign('some text', signMeta),
+    );
   });
 
   it.each([

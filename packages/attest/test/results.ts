@@ -28,7 +28,7 @@ import { buildPdf, makeDocument } from '@storefront/test-utils';
 import { extractText } from '@storefront/text';
 import { validateDocument } from '@storefront/validate';
 import { createSigner } from '../src/index.js';
-import { TEST_PRIVATE_KEY } from './helpers.js';
+import { signV1, TEST_PRIVATE_KEY } from './helpers.js';
 
 /**
  * Real product results, shaped as the service answers each route (apps/server's
@@ -73,9 +73,16 @@ function okOf<D>(result: ProductResult<D>): { text: string; data: D } {
   return result;
 }
 
-/** Add the receipt over `text`, `url`, `status` and `fetchedAt` (signed even when the body omits one). */
-function signed(body: Body, meta: { url: string; status: number | null; fetchedAt: string }) {
-  return { ...body, attestation: signer.sign(body.text as string, meta) };
+type Meta = { url: string; status: number | null; fetchedAt: string };
+
+/** An answer before its receipt, and the envelope the receipt signs (even when the body omits a field). */
+interface Unsigned {
+  readonly body: Body;
+  readonly meta: Meta;
+}
+
+function signed(body: Body, meta: Meta): Unsigned {
+  return { body, meta };
 }
 
 /** `{ok, url, status, text, [contentType], fetchedAt, data}`: the shape of the document routes. */
@@ -253,7 +260,7 @@ function walked<S>(plan: WalkPlan<S>, step: (state: S, outcomes: FetchOutcome[])
 }
 
 /** `{ok, url, status, text, fetchedAt, data}` of a walking route (map, crawl). */
-function walkAnswer(result: ProductResult<unknown>): Body {
+function walkAnswer(result: ProductResult<unknown>): Unsigned {
   const { text, data } = okOf(result);
   const { url, status } = (result as unknown as { extra: { url: string; status: number } }).extra;
   const body = { ok: true, url, status, text, fetchedAt: FETCHED_AT, data };
@@ -280,8 +287,27 @@ const pdfDoc = makeDocument(
   },
 );
 
-/** One real, signed result per route shape. */
-export async function routeResults(): Promise<Record<string, Body>> {
+/**
+ * One real, signed result per route shape, keyed `<route>` or `<route> <variant>`. With
+ * `scheme: 1` the receipts are in the old `storefront-attest/1` format (no route line),
+ * as the service issued them before scheme 2.
+ */
+export async function routeResults(scheme: 1 | 2 = 2): Promise<Record<string, Body>> {
+  answered ??= answers();
+  const unsigned = await answered;
+  return Object.fromEntries(
+    Object.entries(unsigned).map(([name, { body, meta }]) => {
+      const text = body.text as string;
+      const route = name.split(' ')[0] as string;
+      const attestation = scheme === 2 ? signer.sign(text, { route, ...meta }) : signV1(text, meta);
+      return [name, { ...body, attestation }];
+    }),
+  );
+}
+
+let answered: Promise<Record<string, Unsigned>> | undefined;
+
+async function answers(): Promise<Record<string, Unsigned>> {
   return {
     signal: signalAnswer(),
     fetch: fetchAnswer({}),

@@ -2,27 +2,38 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '@storefront/core';
 import { verifyMessage as ethersVerify } from 'ethers';
+import { verifyMessage as viemVerify } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { verifyReceipt } from '../src/index.js';
-import { TEST_ADDRESS, VECTOR_INPUT, vectorSigner } from './helpers.js';
+import { type Attestation, MESSAGE_TEMPLATE, parseMessage, verifyReceipt } from '../src/index.js';
+import { signV1, TEST_ADDRESS, VECTOR_INPUT, vectorSigner } from './helpers.js';
 
-const dir = join(import.meta.dirname, 'fixtures/vector-v1');
+const fixtures = join(import.meta.dirname, 'fixtures');
+const meta = {
+  url: VECTOR_INPUT.url,
+  status: VECTOR_INPUT.status,
+  fetchedAt: VECTOR_INPUT.fetchedAt,
+};
 
-describe('storefront-attest/1 test vector', () => {
+describe('storefront-attest/2 test vector', () => {
+  const dir = join(fixtures, 'vector-v2');
   const attestation = vectorSigner().sign(VECTOR_INPUT.text, {
-    url: VECTOR_INPUT.url,
-    status: VECTOR_INPUT.status,
-    fetchedAt: VECTOR_INPUT.fetchedAt,
+    route: VECTOR_INPUT.route,
+    ...meta,
   });
 
   it('signs exactly the documented message', async () => {
     await expect(attestation.verify.message).toMatchFileSnapshot(join(dir, 'message.txt'));
+    expect(attestation.verify.message.split('\n').slice(0, 2)).toStrictEqual([
+      'storefront-attest/2',
+      'route:markdown',
+    ]);
   });
 
   it('produces the golden attestation (RFC 6979 signatures are deterministic)', async () => {
     await expect(`${JSON.stringify(attestation, null, 2)}\n`).toMatchFileSnapshot(
       join(dir, 'attestation.json'),
     );
+    expect(attestation.keyId).toBe(`storefront-attest/2:${TEST_ADDRESS}`);
   });
 
   it('keeps the input text golden so sha256sum of it gives contentHash', () => {
@@ -31,17 +42,55 @@ describe('storefront-attest/1 test vector', () => {
     expect(sha256Hex(text)).toBe(attestation.contentHash);
   });
 
-  it('verifies with plain ethers and with our verifier', () => {
-    expect(ethersVerify(attestation.verify.message, attestation.signature)).toBe(TEST_ADDRESS);
+  it('verifies with plain ethers, with viem and with our verifier', async () => {
+    const { message } = attestation.verify;
+    expect(ethersVerify(message, attestation.signature)).toBe(TEST_ADDRESS);
+    expect(
+      await viemVerify({
+        address: TEST_ADDRESS,
+        message,
+        signature: attestation.signature as `0x${string}`,
+      }),
+    ).toBe(true);
     const verdict = verifyReceipt({ text: VECTOR_INPUT.text, attestation }, TEST_ADDRESS);
     expect(verdict.valid).toBe(true);
+    expect(verdict.route).toBe('markdown');
+  });
+});
+
+describe('storefront-attest/1 test vector: receipts issued before scheme 2', () => {
+  const dir = join(fixtures, 'vector-v1');
+  const issued = JSON.parse(readFileSync(join(dir, 'attestation.json'), 'utf8')) as Attestation;
+  const text = readFileSync(join(dir, 'text.txt'), 'utf8');
+
+  it('still verifies, with its scheme-1 keyId, against the same pinned address', () => {
+    const verdict = verifyReceipt({ text, attestation: issued }, TEST_ADDRESS);
+    expect(verdict.problems).toStrictEqual([]);
+    expect(verdict.valid).toBe(true);
+    expect(verdict.keyId).toBe(`storefront-attest/1:${TEST_ADDRESS}`);
+    expect(verdict.signed).toMatchObject({ scheme: 'storefront-attest/1', route: null });
+  });
+
+  it('is the format the test helper rebuilds old receipts in, byte for byte', () => {
+    const rebuilt = signV1(VECTOR_INPUT.text, meta, {
+      nonce: `0x${VECTOR_INPUT.nonceBytes}`,
+      signedAt: VECTOR_INPUT.signedAt,
+    });
+    expect(rebuilt).toStrictEqual(issued);
+    expect(readFileSync(join(dir, 'message.txt'), 'utf8')).toBe(issued.verify.message);
+  });
+
+  it('parses back to its fields, and a route line cannot be slipped into it', () => {
+    const fields = parseMessage(issued.verify.message);
+    expect(fields).toMatchObject({ scheme: 'storefront-attest/1', route: null, ...meta });
+    const [first, ...rest] = issued.verify.message.split('\n');
+    expect(parseMessage([first, 'route:markdown', ...rest].join('\n'))).toBeNull();
   });
 });
 
 describe('MESSAGE_TEMPLATE', () => {
-  it('has the same lines, in the same order, as a built message', async () => {
-    const { MESSAGE_TEMPLATE } = await import('../src/index.js');
-    const message = readFileSync(join(dir, 'message.txt'), 'utf8').split('\n');
+  it('has the same lines, in the same order, as a built scheme-2 message', () => {
+    const message = readFileSync(join(fixtures, 'vector-v2/message.txt'), 'utf8').split('\n');
     const label = (line: string) => line.split(':')[0];
     expect(MESSAGE_TEMPLATE.map(label)).toStrictEqual(message.map(label));
   });

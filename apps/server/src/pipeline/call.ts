@@ -142,7 +142,7 @@ export async function runPaidCall<T>(
     return;
   }
 
-  const attestation = sign(deps.signer, outcome);
+  const attestation = sign(deps.signer, outcome, call.route.name);
   const body = attestation === null ? outcome.body : { ...outcome.body, attestation };
   const ending: Ending = {
     kind: charge.kind,
@@ -162,9 +162,9 @@ export async function runPaidCall<T>(
   if (delivered !== undefined) void written.then((whole) => delivered(ticket, ending, whole));
 }
 
-/** The receipt of a delivered success; null for anything else. */
-function sign(signer: Signer, outcome: WorkOutcome): Attestation | null {
+/** The receipt of a delivered success, naming its route; null for anything else. */
+function sign(signer: Signer, outcome: WorkOutcome, route: string): Attestation | null {
   if (outcome.kind !== 'delivered' || outcome.sign === null) return null;
   const { text, url, status, fetchedAt } = outcome.sign;
-  return signer.sign(text, { url, status, fetchedAt });
+  return signer.sign(text, { route, url, status, fetchedAt });
 }

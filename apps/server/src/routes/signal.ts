@@ -30,7 +30,7 @@ export function signalRoutes(deps: AppDeps): Router {
   router.get('/buy/signal', (_req, res) => {
     const url = `${deps.config.publicBaseUrl}/buy/signal`;
     const fetchedAt = deps.clock().toISOString();
-    const attestation = deps.signer.sign(text, { url, status: 200, fetchedAt });
+    const attestation = deps.signer.sign(text, { route: 'signal', url, status: 200, fetchedAt });
     res.json({
       ok: true,
       sample: true,
