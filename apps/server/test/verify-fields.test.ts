@@ -1,4 +1,4 @@
-import { ENVELOPE_FIELDS } from '@storefront/attest';
+import { ENVELOPE_FIELDS, RECEIPT_RULES, type ReceiptRoute } from '@storefront/attest';
 import { edited } from '@storefront/test-utils';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,13 +33,29 @@ afterAll(async () => {
   await net?.close();
 });
 
-/** A successful call per route shape, and whether its fields restate `text`. */
+/**
+ * A successful call per route (each route's own example call, from its registry folder)
+ * and per variant of a route's answer, and whether its fields restate `text`: they do
+ * wherever the route's rule restates it, except `/buy/fetch` without a field list.
+ */
 function calls(): Record<
   string,
   { path: string; query: Query; route: string; fields: boolean | null }
 > {
   const url = (path: string) => site.url(path);
+  const byRoute = Object.fromEntries(
+    REGISTRY.map((route) => [
+      route.name,
+      {
+        path: route.path,
+        query: { ...route.example.call(site) },
+        route: route.name,
+        fields: route.receiptRule.kind === 'none' ? null : true,
+      },
+    ]),
+  );
   return {
+    ...byRoute,
     fetch: { path: '/buy/fetch', query: { url: url('/product') }, route: 'fetch', fields: null },
     'fetch extract=1': {
       path: '/buy/fetch',
@@ -51,37 +67,6 @@ function calls(): Record<
       path: '/buy/fetch',
       query: { url: url('/product'), extract: 'title,price,sku' },
       route: 'fetch',
-      fields: true,
-    },
-    extract: {
-      path: '/buy/extract',
-      query: { url: url('/product'), schema: 'name,price:number,sku' },
-      route: 'extract',
-      fields: true,
-    },
-    markdown: {
-      path: '/buy/markdown',
-      query: { url: url('/wiki') },
-      route: 'markdown',
-      fields: true,
-    },
-    metadata: {
-      path: '/buy/metadata',
-      query: { url: url('/product') },
-      route: 'metadata',
-      fields: true,
-    },
-    links: { path: '/buy/links', query: { url: url('/product') }, route: 'links', fields: true },
-    robots: {
-      path: '/buy/robots',
-      query: { domain: url('/product') },
-      route: 'robots',
-      fields: true,
-    },
-    diff: {
-      path: '/buy/diff',
-      query: { url: url('/changing'), prevText: 'Version zero.' },
-      route: 'diff',
       fields: true,
     },
     notarize: {
@@ -96,38 +81,7 @@ function calls(): Record<
       route: 'notarize',
       fields: true,
     },
-    headers: { path: '/buy/headers', query: { url: url('/news') }, route: 'headers', fields: true },
-    table: { path: '/buy/table', query: { url: url('/wiki') }, route: 'table', fields: true },
-    feed: { path: '/buy/feed', query: { url: url('/feed.xml') }, route: 'feed', fields: true },
-    availability: {
-      path: '/buy/availability',
-      query: { url: url('/product') },
-      route: 'availability',
-      fields: true,
-    },
-    validate: {
-      path: '/buy/validate',
-      query: { url: url('/data.json'), schema: 'id:integer,name,price:number' },
-      route: 'validate',
-      fields: true,
-    },
-    dns: { path: '/buy/dns', query: { domain: 'good.example.com' }, route: 'dns', fields: true },
-    tls: {
-      path: '/buy/tls',
-      query: { domain: 'good.tls.example.com' },
-      route: 'tls',
-      fields: true,
-    },
     signal: { path: '/buy/signal', query: {}, route: 'signal', fields: true },
-    map: { path: '/buy/map', query: { url: site.shop.url('/') }, route: 'map', fields: true },
-    crawl: {
-      path: '/buy/crawl',
-      query: { url: site.shop.url('/'), limit: '3' },
-      route: 'crawl',
-      fields: true,
-    },
-    seo: { path: '/buy/seo', query: { url: url('/seo') }, route: 'seo', fields: true },
-    pdf: { path: '/buy/pdf', query: { url: url('/report.pdf') }, route: 'pdf', fields: true },
   };
 }
 
@@ -149,36 +103,25 @@ async function verify(body: unknown, query = ''): Promise<Body> {
 }
 
 describe('POST /x402/verify re-derives text from the fields', () => {
+  it("applies each route's rule from its registry folder, the rule the offline verifier has built in", async () => {
+    const res = await request(t.app).get('/.well-known/service-attestation');
+    const published = res.body.receiptRules as Record<string, unknown>;
+    for (const route of REGISTRY) {
+      expect([route.name, published[route.name]]).toStrictEqual([route.name, route.receiptRule]);
+      expect([route.name, RECEIPT_RULES[route.name as ReceiptRoute]]).toStrictEqual([
+        route.name,
+        route.receiptRule,
+      ]);
+    }
+  });
+
   it('has a call for every paid route', () => {
     const routes = new Set(Object.values(calls()).map((call) => call.path));
     for (const route of REGISTRY) expect(routes).toContain(route.path);
   });
 
-  for (const name of [
-    'fetch',
-    'fetch extract=1',
-    'fetch extract=<fields>',
-    'extract',
-    'markdown',
-    'metadata',
-    'links',
-    'robots',
-    'diff',
-    'notarize',
-    'notarize inline',
-    'headers',
-    'table',
-    'feed',
-    'availability',
-    'validate',
-    'dns',
-    'tls',
-    'signal',
-    'map',
-    'crawl',
-    'seo',
-    'pdf',
-  ]) {
+  const variants = ['fetch extract=1', 'fetch extract=<fields>', 'notarize inline', 'signal'];
+  for (const name of [...REGISTRY.map((route) => route.name), ...variants]) {
     it(`${name}: the real answer verifies; an edit to any covered field is refused`, async () => {
       const call = calls()[name];
       if (call === undefined) throw new Error(`no call for ${name}`);

@@ -3,18 +3,22 @@ import {
   ATTEST_SCHEME,
   HOW_TO_VERIFY,
   MESSAGE_TEMPLATE,
-  RECEIPT_ROUTES,
-  type ReceiptRoute,
   type ServiceAttestationDocument,
   verifyReceipt,
 } from '@storefront/attest';
-import { StorefrontError } from '@storefront/core';
+import { type ReceiptRule, StorefrontError } from '@storefront/core';
 import express, { Router } from 'express';
 import type { AppDeps } from '../app.js';
 import { retiredSigners } from '../db/signer-keys.js';
+import { REGISTRY } from '../registry/index.js';
+import type { AnyRoute } from '../registry/types.js';
+import { SIGNAL_RECEIPT_RULE } from './signal.js';
 
 /** The document at `/.well-known/service-attestation`: the pinned key and retired ones. */
-export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestationDocument> {
+export async function serviceAttestation(
+  deps: AppDeps,
+  registry: readonly AnyRoute[] = REGISTRY,
+): Promise<ServiceAttestationDocument> {
   return {
     scheme: ATTEST_SCHEME,
     alg: ATTEST_ALG,
@@ -24,23 +28,36 @@ export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestat
     message: { joinedBy: '\\n', lines: MESSAGE_TEMPLATE },
     howTo: HOW_TO_VERIFY,
     verifyEndpoint: `${deps.config.publicBaseUrl}/x402/verify`,
+    receiptRules: receiptRules(registry),
   };
+}
+
+/** Each route's receipt rule by name, from the registry (and `/buy/signal`'s). */
+export function receiptRules(registry: readonly AnyRoute[]): Readonly<Record<string, ReceiptRule>> {
+  return Object.fromEntries([
+    ['signal', SIGNAL_RECEIPT_RULE],
+    ...registry.map((route) => [route.name, route.receiptRule] as const),
+  ]);
 }
 
 /**
  * The `route` query parameter of `POST /x402/verify`: a route name (`extract`, or
- * `/buy/extract`) whose rule re-derives the text; absent, the route is told from the
- * result's shape.
+ * `/buy/extract`) whose rule re-derives the text. A scheme-2 receipt names its route
+ * itself (the parameter must agree); a scheme-1 receipt's route is told from its shape
+ * when the parameter is absent.
  */
-function routeParam(value: unknown): { route?: ReceiptRoute } | { problem: string } {
+function routeParam(
+  value: unknown,
+  routes: readonly string[],
+): { route?: string } | { problem: string } {
   if (value === undefined) return {};
   const name = typeof value === 'string' ? value.replace(/^\/?buy\//, '') : null;
-  if (name === null || !(RECEIPT_ROUTES as readonly string[]).includes(name)) {
+  if (name === null || !routes.includes(name)) {
     return {
-      problem: `Expected \`route\` to be one of ${RECEIPT_ROUTES.join(', ')}, got \`${String(value).slice(0, 100)}\``,
+      problem: `Expected \`route\` to be one of ${routes.join(', ')}, got \`${String(value).slice(0, 100)}\``,
     };
   }
-  return { route: name as ReceiptRoute };
+  return { route: name };
 }
 
 /**
@@ -48,18 +65,19 @@ function routeParam(value: unknown): { route?: ReceiptRoute } | { problem: strin
  * the same checks as `storefront-verify` (`@storefront/attest`), including the
  * re-derivation of `text` from the result's own fields.
  */
-export function attestationRoutes(deps: AppDeps): Router {
+export function attestationRoutes(deps: AppDeps, registry: readonly AnyRoute[] = REGISTRY): Router {
   const router = Router();
+  const routeNames = ['signal', ...registry.map((route) => route.name)];
 
   router.get('/.well-known/service-attestation', async (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.json(await serviceAttestation(deps));
+    res.json(await serviceAttestation(deps, registry));
   });
 
   router.post('/x402/verify', express.json({ limit: '1mb', strict: true }), async (req, res) => {
     const body: unknown = req.body;
     const details: { path: string; message: string }[] = [];
-    const route = routeParam(req.query.route);
+    const route = routeParam(req.query.route, routeNames);
     if ('problem' in route) details.push({ path: '?route', message: route.problem });
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       details.push({
@@ -83,8 +101,8 @@ export function attestationRoutes(deps: AppDeps): Router {
     }
     const verification = verifyReceipt(
       body,
-      await serviceAttestation(deps),
-      'route' in route ? route : {},
+      await serviceAttestation(deps, registry),
+      'route' in route && route.route !== undefined ? { route: route.route } : {},
     );
     res.json({ ok: true, ...verification });
   });

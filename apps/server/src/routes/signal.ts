@@ -1,4 +1,4 @@
-import { canonicalize } from '@storefront/core';
+import { canonicalize, type ReceiptRule } from '@storefront/core';
 import { Router } from 'express';
 import type { AppDeps } from '../app.js';
 
@@ -19,6 +19,9 @@ export const SIGNAL_SAMPLE = Object.freeze({
   ],
   signal: 'up',
 });
+
+/** `/buy/signal`'s `text` is the RFC 8785 JSON of its `data`. */
+export const SIGNAL_RECEIPT_RULE: ReceiptRule = { kind: 'canonical-json' };
 
 /**
  * `GET /buy/signal`: the free demo. No key, no payment; sample data (never a live
