@@ -1,9 +1,16 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import {
   decodePaymentRequiredHeader,
   decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
   encodePaymentSignatureHeader,
   type HTTPAdapter,
   HTTPFacilitatorClient,
@@ -23,6 +30,7 @@ import {
 import { Bench } from 'tinybench';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Database, Queryable } from '../apps/server/src/db/database.js';
+import { decodeBase64Json, encodeBase64Json } from '../apps/server/src/doors/x402/base64-json.js';
 import { bazaarExtension } from '../apps/server/src/doors/x402/bazaar.js';
 import { x402Door } from '../apps/server/src/doors/x402/door.js';
 import { Facilitator } from '../apps/server/src/doors/x402/facilitator.js';
@@ -55,7 +63,8 @@ import { machine, measured, printColumns, printTable } from './lib/report.js';
  * 1. per call: building the 402 answer, and reading and checking a payment header;
  * 2. behaviours: the door's key cases (binding to route and tier, replay, refusals that
  *    do not burn a payment, typed failures, facilitator faults and timeouts) run through
- *    our door and through the official server, against one loopback stub facilitator.
+ *    our door and through the official server, against one loopback stub facilitator;
+ * 3. what the official Bazaar module, now imported by `bazaar.ts`, adds to a start bundle.
  *
  * The official server needs a facilitator's `/supported` answer to initialise. In the
  * timing that answer comes from an in-process stub client whose `verify` and `settle`
@@ -138,8 +147,23 @@ export async function x402CoreBenchmark(options: { time: number }): Promise<void
         sink = [result.response.headers['PAYMENT-REQUIRED'], JSON.stringify(result.response.body)];
       }
     })
-    .add('ours: bazaarExtension(route) (inside every 402)', () => {
+    .add('ours: bazaarExtension(route), as every 402 reads it (made once a route)', () => {
       sink = bazaarExtension(fetchRoute);
+    })
+    .add('ours: bazaarExtension of a route not seen before (official declare + enrich)', () => {
+      sink = bazaarExtension({ ...fetchRoute });
+    })
+    .add('ours: encodeBase64Json(PaymentRequired)', () => {
+      sink = encodeBase64Json(oursRequired);
+    })
+    .add('official: encodePaymentRequiredHeader(PaymentRequired)', () => {
+      sink = encodePaymentRequiredHeader(oursRequired);
+    })
+    .add('ours: decodeBase64Json(PAYMENT-SIGNATURE)', () => {
+      sink = decodeBase64Json(v2Header);
+    })
+    .add('official: decodePaymentSignatureHeader(PAYMENT-SIGNATURE)', () => {
+      sink = decodePaymentSignatureHeader(v2Header);
     })
     .add('ours: read + check PAYMENT-SIGNATURE (v2)', () => {
       sink = oursCheck({ 'payment-signature': v2Header });
@@ -164,10 +188,83 @@ export async function x402CoreBenchmark(options: { time: number }): Promise<void
     measured(bench),
   );
   console.log(
-    `the official 402 header decodes to the same PaymentRequired as ours: ${sameTerms ? 'yes' : 'no'} (${String(theirs.response.headers['PAYMENT-REQUIRED']).length} base64 characters)`,
+    `the official 402 header decodes to the same PaymentRequired as ours: ${sameTerms ? 'yes' : 'no'} (${String(theirs.response.headers['PAYMENT-REQUIRED']).length} base64 characters); the PAYMENT-SIGNATURE the official client signs from it: ${v2Header.length} characters`,
   );
 
   await behaviours();
+  await bazaarModuleCost(options.time >= 3000 ? 30 : 10);
+}
+
+/**
+ * What importing the official Bazaar module adds to the start bundle: two bundles made
+ * the way the start script's is (esbuild, ESM, node20, the server's own dependencies),
+ * one with the x402 module the server loaded before (`payment-identifier`) and one with
+ * `bazaar` too (which loads `@x402/core/server` and its zod 3 schemas), each run `runs`
+ * times in a fresh Node, alternating; the CPU time of each process at its end.
+ */
+async function bazaarModuleCost(runs: number): Promise<void> {
+  const fromServer = createRequire(new URL('../apps/server/package.json', import.meta.url));
+  const esbuild = fromServer('esbuild') as {
+    build(options: Record<string, unknown>): Promise<unknown>;
+  };
+  const serverDir = fileURLToPath(new URL('../apps/server/', import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), 'storefront-bench-x402core-'));
+  const cpuAtEnd = 'const used = process.cpuUsage(); console.log(String(used.user + used.system));';
+  const bundles = {
+    'payment-identifier only (before)': `import { declarePaymentIdentifierExtension } from '@x402/extensions/payment-identifier'; globalThis.kept = [declarePaymentIdentifierExtension]; ${cpuAtEnd}`,
+    'payment-identifier + bazaar (now)': `import { declarePaymentIdentifierExtension } from '@x402/extensions/payment-identifier'; import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar'; globalThis.kept = [declarePaymentIdentifierExtension, bazaarResourceServerExtension, declareDiscoveryExtension]; ${cpuAtEnd}`,
+  };
+  try {
+    const files: { name: string; file: string; bytes: number; cpuMs: number[] }[] = [];
+    for (const [name, contents] of Object.entries(bundles)) {
+      const file = join(dir, `${files.length}.mjs`);
+      await esbuild.build({
+        stdin: { contents, resolveDir: serverDir, loader: 'js' },
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        outfile: file,
+        banner: {
+          js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);",
+        },
+        logLevel: 'silent',
+      });
+      files.push({ name, file, bytes: statSync(file).size, cpuMs: [] });
+    }
+    for (let run = 0; run < runs; run++) {
+      for (const entry of files) {
+        const child = spawnSync(process.execPath, [entry.file], { encoding: 'utf8' });
+        const micros = Number(child.stdout.trim());
+        if (child.status !== 0 || !Number.isFinite(micros)) {
+          throw new Error(`${entry.name}: ${child.stderr}`);
+        }
+        entry.cpuMs.push(micros / 1000);
+      }
+    }
+    printColumns(
+      `x402: the official Bazaar module in a start bundle (esbuild, node20; CPU of a fresh Node that loads it, median of ${runs} alternating runs; ${machine()})`,
+      ['bundle', 'bytes', 'CPU ms'],
+      files.map((entry) => [entry.name, String(entry.bytes), median(entry.cpuMs).toFixed(1)]),
+    );
+    const [before, after] = files;
+    if (before !== undefined && after !== undefined) {
+      const paired = after.cpuMs.map((ms, i) => ms - (before.cpuMs[i] ?? ms));
+      console.log(
+        `the bazaar module adds ${after.bytes - before.bytes} bytes and ${median(paired).toFixed(1)} ms of CPU (median of paired runs) to a process start`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** The door's key cases through our door and through the official server. */
@@ -452,7 +549,7 @@ function tierOf(route: AnyRoute, tier: string): PriceTier {
 
 /** Our `PAYMENT-REQUIRED` object of `requirements`, as the official client reads it. */
 function v2Terms(requirements: Requirements): PaymentRequired {
-  return paymentRequiredV2(requirements, 'Payment required') as unknown as PaymentRequired;
+  return paymentRequiredV2(requirements, 'Payment required');
 }
 
 function nowSeconds(): number {
