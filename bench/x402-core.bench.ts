@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
@@ -128,6 +128,9 @@ export async function x402CoreBenchmark(options: { time: number }): Promise<void
   }
   const accepts = theirsRequired.accepts;
 
+  const loadAt = loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
   const bench = new Bench({ time: options.time, warmupTime: 300 });
   bench
     .add('ours: 402, both faces (v1 JSON body + v2 PAYMENT-REQUIRED)', () => {
@@ -184,7 +187,7 @@ export async function x402CoreBenchmark(options: { time: number }): Promise<void
   await bench.run();
   if (sink === null) throw new Error('nothing was built');
   printTable(
-    `x402: one route's 402 and one payment header, ours next to @x402/core 2.27 (${machine()}; /buy/fetch tier fetch; official X-PAYMENT and v1 402: none)`,
+    `x402: one route's 402 and one payment header, ours next to @x402/core 2.27 (${machine()}, ${cpus().length} cores, load ${loadAt}; /buy/fetch tier fetch; official X-PAYMENT and v1 402: none)`,
     measured(bench),
   );
   console.log(
@@ -494,7 +497,7 @@ async function behaviours(): Promise<void> {
     (row) => row.ours.kind !== 'admitted' && row.official.kind === 'admitted',
   ).length;
   console.log(
-    `${rows.length} cases: the official server decides as ours in ${same}; it passes on to the facilitator (or the handler) ${passedOn} that ours refuses before any claim, verify or work; it wrote ${warnings} console warnings`,
+    `${rows.length} cases: the official server decides as ours in ${same}; it lets through ${passedOn} that ours refuses before the work; it wrote ${warnings} console warnings`,
   );
 }
 
