@@ -12,11 +12,12 @@ import { signBenchmark } from './sign.bench.js';
 import { startupBenchmark } from './startup.bench.js';
 import { validateBenchmark } from './validate.bench.js';
 import { x402Benchmark } from './x402.bench.js';
+import { x402CoreBenchmark } from './x402-core.bench.js';
 
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, tls, memory, startup, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, x402-core, tls, memory, startup, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -115,6 +116,12 @@ if (only === undefined || only === 'x402') {
   // Informative: an x402-paid call next to a key-door call on the same route (no target).
   // Starts the development payment stack; PostgreSQL in DATABASE_URL if set, else PGlite.
   await x402Benchmark({ quick });
+}
+
+if (only === undefined || only === 'x402-core') {
+  // Informative: the x402 door's protocol core next to @x402/core's resource server, per
+  // call and case by case (no chain; PostgreSQL in DATABASE_URL if set, else PGlite).
+  await x402CoreBenchmark({ time });
 }
 
 if (only === undefined || only === 'memory') {

@@ -1,67 +1,78 @@
-import type { AnyRoute, JsonSchema } from '../../registry/types.js';
+import {
+  bazaarResourceServerExtension,
+  declareDiscoveryExtension,
+  type QueryDiscoveryExtension,
+} from '@x402/extensions/bazaar';
+import type { AnyRoute } from '../../registry/types.js';
 
 /**
  * The x402 v2 `bazaar` discovery extension of a paid route, so facilitators that run a
- * discovery catalog (the Bazaar) can list it. The shape is the one `@x402/extensions`
- * 2.27.0 declares for an HTTP GET resource with query parameters, after its server
- * extension has filled in the method (`declareDiscoveryExtension` +
- * `bazaarResourceServerExtension.enrichDeclaration`; spec `specs/extensions/bazaar.md`):
+ * discovery catalog (the Bazaar) can list it (spec `specs/extensions/bazaar.md`). It is
+ * declared by `@x402/extensions`' own `declareDiscoveryExtension` and completed by its
+ * server extension's `enrichDeclaration` for a GET of the route, as
+ * `x402HTTPResourceServer` does on every request:
  *
  * - `info` is the discovery data: `input` says how to call the route (type `http`,
- *   method `GET`, an example query in `queryParams`), `output` the answer's format;
+ *   method `GET`, the route's example query in `queryParams`), `output` the answer's
+ *   format;
  * - `schema` is a JSON Schema (draft 2020-12) that `info` must satisfy; it carries the
  *   route's query schema under `input.queryParams` and its answer schema under
  *   `output.example`. The facilitator validates `info` against it and catalogs `info`.
+ *
+ * `output` is the one part added here: the official declaration states an output only
+ * with an example answer, and a route has none to give, only its answer's schema.
  */
-export interface BazaarExtension {
-  readonly info: {
-    readonly input: {
-      readonly type: 'http';
-      readonly method: 'GET';
-      /** An example query the route accepts (the Bazaar shows it as a sample call). */
-      readonly queryParams?: Readonly<Record<string, string>>;
-    };
-    readonly output: { readonly type: 'json' };
-  };
-  readonly schema: JsonSchema;
-}
+export type BazaarExtension = QueryDiscoveryExtension;
+
+/**
+ * Each route's extension, made once: every 402 carries it, and the official declaration
+ * and enrichment cost a few microseconds where the lookup costs nothing
+ * (docs/decisions.md, "x402: the official server beside ours").
+ */
+const DECLARED = new WeakMap<AnyRoute, BazaarExtension>();
 
 /** The `bazaar` extension of `route` (see {@link BazaarExtension}). */
 export function bazaarExtension(route: AnyRoute): BazaarExtension {
-  const example = route.example.query;
+  let extension = DECLARED.get(route);
+  if (extension === undefined) {
+    extension = declare(route);
+    DECLARED.set(route, extension);
+  }
+  return extension;
+}
+
+function declare(route: AnyRoute): BazaarExtension {
+  const { bazaar: declared } = declareDiscoveryExtension({
+    input: route.example.query,
+    inputSchema: route.params,
+  });
+  // What the official HTTP server hands the enrichment for a GET of the route.
+  const request = {
+    method: 'GET',
+    path: route.path,
+    routePattern: route.path,
+    adapter: { getPath: () => route.path },
+  };
+  const enrich = bazaarResourceServerExtension.enrichDeclaration;
+  const extension = (
+    enrich === undefined ? declared : enrich(declared, request)
+  ) as BazaarExtension;
   return {
-    info: {
-      input: {
-        type: 'http',
-        method: 'GET',
-        queryParams: example,
-      },
-      output: { type: 'json' },
-    },
+    ...extension,
+    info: { ...extension.info, output: { type: 'json' } },
     schema: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      type: 'object',
+      ...extension.schema,
       properties: {
-        input: {
-          type: 'object',
-          properties: {
-            type: { type: 'string', const: 'http' },
-            method: { type: 'string', enum: ['GET'] },
-            queryParams: { ...route.params, type: 'object' },
-          },
-          required: ['type', 'method'],
-          additionalProperties: false,
-        },
+        ...extension.schema.properties,
         output: {
           type: 'object',
           properties: {
             type: { type: 'string' },
-            example: { ...route.response, type: 'object' },
+            example: { type: 'object', ...route.response },
           },
           required: ['type'],
         },
       },
-      required: ['input'],
     },
   };
 }

@@ -1,9 +1,9 @@
+import type { PaymentRequirements } from '@x402/core/types';
 import { caip2Network } from './networks.js';
 import type { Payment } from './payment.js';
 import {
   type Requirements,
   type V1AcceptEntry,
-  type V2Accept,
   v1FacilitatorRequirements,
   v2Accept,
 } from './requirements.js';
@@ -54,7 +54,7 @@ export type FacilitatorFailure =
 export interface FacilitatorRequest {
   readonly x402Version: 1 | 2;
   readonly paymentPayload: Readonly<Record<string, unknown>>;
-  readonly paymentRequirements: V1AcceptEntry | V2Accept;
+  readonly paymentRequirements: V1AcceptEntry | PaymentRequirements;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { type ERROR_STATUS, type ErrorCode, StorefrontError } from '@storefront/core';
+import type { Network, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import {
   declarePaymentIdentifierExtension,
   PAYMENT_IDENTIFIER,
-  type PaymentIdentifierExtension,
 } from '@x402/extensions/payment-identifier';
 import type { AnyRoute, JsonSchema, PriceTier } from '../../registry/types.js';
 import { encodeBase64Json } from './base64-json.js';
@@ -187,28 +187,17 @@ export function v1FacilitatorRequirements(requirements: Requirements): V1AcceptE
   return v1Entry(requirements, requirements.v1Network);
 }
 
-/** One x402 v2 `PaymentRequirements` (an entry of `accepts`). */
-export interface V2Accept {
-  readonly scheme: 'exact';
-  readonly network: string;
-  readonly amount: string;
-  readonly asset: string;
-  readonly payTo: string;
-  readonly maxTimeoutSeconds: number;
-  readonly extra: {
-    readonly name: string;
-    readonly version: string;
-    readonly tier: string;
-    readonly includes: string;
-  };
-}
-
-/** The v2 accept entry of `requirements`; also the requirements a facilitator gets with a v2 payment. */
-export function v2Accept(requirements: Requirements): V2Accept {
+/**
+ * The v2 accept entry of `requirements` (x402 v2 `PaymentRequirements`, `extra` holding
+ * the token's EIP-712 domain, the tier and what it includes); also the requirements a
+ * facilitator gets with a v2 payment.
+ */
+export function v2Accept(requirements: Requirements): PaymentRequirements {
   const r = requirements;
   return {
     scheme: r.scheme,
-    network: r.network,
+    // The configuration admits only `eip155:<chain id>`, the CAIP-2 form the type names.
+    network: r.network as Network,
     amount: r.amount,
     asset: r.asset,
     payTo: r.payTo,
@@ -217,32 +206,19 @@ export function v2Accept(requirements: Requirements): V2Accept {
   };
 }
 
-/** The x402 v2 `PaymentRequired` object (x402 v2 §5.1). */
-export interface PaymentRequiredV2 {
-  readonly x402Version: 2;
-  /** Human-readable reason, as the v2 specification defines the field. */
-  readonly error: string;
-  readonly resource: {
-    readonly url: string;
-    readonly description: string;
-    readonly mimeType: string;
-  };
-  readonly accepts: readonly [V2Accept];
-  readonly extensions: {
-    readonly bazaar: BazaarExtension;
-    /**
-     * Optional: a payer may name its payment with an id of its own, and a retry with the
-     * same id gets the result of a payment already made instead of paying again.
-     */
-    readonly [PAYMENT_IDENTIFIER]: PaymentIdentifierExtension;
-  };
-}
-
-/** The `payment-identifier` extension as every 402 declares it: optional. */
+/**
+ * The `payment-identifier` extension as every 402 declares it: optional. A payer may name
+ * its payment with an id of its own, and a retry with the same id gets the result of a
+ * payment already made instead of paying again.
+ */
 const PAYMENT_ID_EXTENSION = declarePaymentIdentifierExtension(false);
 
-/** The v2 `PaymentRequired` of `requirements`, with `message` as its `error`. */
-export function paymentRequiredV2(requirements: Requirements, message: string): PaymentRequiredV2 {
+/**
+ * The x402 v2 `PaymentRequired` of `requirements` (x402 v2 §5.1), with `message` as its
+ * `error` (the v2 specification's human-readable reason), one accept entry, and the
+ * `bazaar` and `payment-identifier` extensions.
+ */
+export function paymentRequiredV2(requirements: Requirements, message: string): PaymentRequired {
   return {
     x402Version: 2,
     error: message,
