@@ -127,7 +127,7 @@ describe('parsePaymentHeader refuses what is not a payment', () => {
       'a header over the size cap',
       'X-PAYMENT',
       'A'.repeat(MAX_PAYMENT_HEADER_CHARS + 1),
-      /X-PAYMENT is 8193 characters long; at most 8192 are read/,
+      /X-PAYMENT is 12289 characters long; at most 12288 are read/,
     ],
     ['an empty header', 'X-PAYMENT', '', /but it is empty/],
     ['not base64', 'X-PAYMENT', 'not base64!', /is not standard base64/],

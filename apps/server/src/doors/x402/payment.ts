@@ -15,11 +15,13 @@ export const PAYMENT_HEADERS = Object.freeze({ 1: 'X-PAYMENT', 2: 'PAYMENT-SIGNA
 export type PaymentHeader = (typeof PAYMENT_HEADERS)[1 | 2];
 
 /**
- * The longest payment header read, in characters, checked before decoding. An EOA
- * payment is about 1 KiB of base64 (v2, with its `accepted` copy of the terms);
- * 8 KiB leaves room for smart-wallet (ERC-6492) signatures and a `resource` echo.
+ * The longest payment header read, in characters, checked before decoding. The official
+ * v2 client echoes the 402's extensions, the Bazaar declaration with the route's whole
+ * answer schema included, so an EOA payment is 4.7 to 8.2 KiB of base64 (`/buy/dns`,
+ * the largest schema, is the 8.2). 12 KiB leaves room for a smart-wallet (ERC-6492)
+ * signature and stays within Node's 16 KiB limit on a request's header block.
  */
-export const MAX_PAYMENT_HEADER_CHARS = 8192;
+export const MAX_PAYMENT_HEADER_CHARS = 12_288;
 
 /**
  * Seconds a payer's clock may run ahead of ours: an authorization may end at most this
