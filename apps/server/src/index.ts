@@ -1,5 +1,6 @@
-export { type AppDeps, createApp } from './app.js';
+export { createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { type Database, openDatabase } from './db/database.js';
 export { migrate } from './db/migrate.js';
+export { type AppDeps, type AppParts, buildDeps } from './deps.js';
 export { type RunningServer, type StartOptions, startServer } from './server.js';

@@ -5,17 +5,17 @@ import { createSigner, type Signer } from '@storefront/attest';
 import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
 import { type Logger, pino } from 'pino';
 import pkg from '../package.json' with { type: 'json' };
-import { createApp, paymentProcessor } from './app.js';
+import { createApp } from './app.js';
 import type { PaymentProcessor } from './billing/processor.js';
 import { lapseEndedPlans } from './billing/store.js';
 import { type Config, defaultBaseUrl } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
+import { buildDeps } from './deps.js';
 import { ledgerFor } from './doors/x402/chain.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { reconcilePayments } from './doors/x402/reconcile.js';
-import { Settlements } from './metering/settlements.js';
 import { endLease, releaseExpiredLeases, renewLease, sweepAbandoned } from './metering/store.js';
 import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
@@ -75,7 +75,7 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** Database schema (tests use one per run); default the connection's own. */
   readonly schema?: string;
-  /** The payment processor; default from the configuration ({@link paymentProcessor}). */
+  /** The payment processor; default from the configuration (`paymentProcessor` in `deps.ts`). */
   readonly processor?: PaymentProcessor;
 }
 
@@ -150,15 +150,14 @@ export async function startServer(
       }
     }
     const url = config.publicBaseUrl ?? defaultBaseUrl(config.host, port);
-    const settlements = new Settlements(db, logger);
     const instanceId = randomUUID();
     let draining = false;
-    const processor = options.processor ?? paymentProcessor({ ...config, publicBaseUrl: url });
     pool =
       config.products.threads > 0
         ? new ProductPool({ ...config.products, sourceHeapMb: SOURCE_HEAP_MB, logger })
         : null;
-    const app = createApp({
+    // Everything else the app needs is built from these parts, once (`deps.ts`).
+    const deps = buildDeps({
       config: { ...config, publicBaseUrl: url },
       db,
       signer,
@@ -166,10 +165,9 @@ export async function startServer(
       logger,
       version: pkg.version,
       clock: () => new Date(),
-      settlements,
       compute: pool?.compute ?? inlineCompute,
       selfUrl: defaultBaseUrl(config.host, port),
-      processor,
+      ...(options.processor === undefined ? {} : { processor: options.processor }),
       probes: createProbes({
         dnsResolver: config.dnsResolver,
         safeFetchAllow: config.safeFetchAllow,
@@ -178,6 +176,8 @@ export async function startServer(
       instanceId,
       draining: () => draining,
     });
+    const { settlements, processor } = deps;
+    const app = createApp(deps);
 
     // The lease is written before any call can reserve under it; then, every second, it
     // is renewed and the reservations of instances whose leases expired are released.

@@ -8,12 +8,12 @@ import type { FetchedDocument } from '@storefront/core';
 import { createFetcher } from '@storefront/safe-fetch';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import { type AppDeps, createApp } from '../src/app.js';
+import { createApp } from '../src/app.js';
 import { DEFAULT_CALL_DEADLINE_MS } from '../src/config.js';
 import { type Database, openDatabase, pgliteDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { registerSigner } from '../src/db/signer-keys.js';
-import { Settlements } from '../src/metering/settlements.js';
+import { type AppConfig, type AppParts, buildDeps } from '../src/deps.js';
 import { REGISTRY } from '../src/registry/index.js';
 import { inlineCompute, type ProductTask, taskOf } from '../src/work/compute.js';
 import { PGLITE_SCHEMA } from './global-setup.js';
@@ -85,16 +85,16 @@ export async function dropSchema(schema: string): Promise<void> {
 
 export const silentLogger = pino({ level: 'silent' });
 
-/** An in-process app on a migrated test database with a fresh signer. */
-export async function testApp(
-  overrides: Partial<AppDeps> = {},
-  config: Partial<AppDeps['config']> = {},
-) {
+/**
+ * An in-process app on a migrated test database with a fresh signer: its parts (with
+ * `overrides`), the dependencies built from them, and the app mounted on those.
+ */
+export async function testApp(overrides: Partial<AppParts> = {}, config: Partial<AppConfig> = {}) {
   const { db, dispose } = await testDatabase({ migrated: true });
   const signer = createSigner(generatePrivateKey());
   await registerSigner(db, signer.address, signer.keyId);
   const fetcher = createFetcher();
-  const deps: AppDeps = {
+  const parts: AppParts = {
     config: {
       publicBaseUrl: 'http://storefront.test',
       trustProxy: false,
@@ -120,12 +120,13 @@ export async function testApp(
     logger: silentLogger,
     version: '0.0.0-test',
     clock: () => new Date(),
-    settlements: new Settlements(db, silentLogger),
     compute: inlineCompute,
     ...overrides,
   };
+  const deps = buildDeps(parts);
   return {
     app: createApp(deps),
+    parts,
     deps,
     db,
     signer,

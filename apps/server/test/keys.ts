@@ -3,7 +3,7 @@ import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
 import type { Express } from 'express';
 import request from 'supertest';
 import { expect } from 'vitest';
-import { type AppDeps, createApp } from '../src/app.js';
+import type { AppParts } from '../src/deps.js';
 import { ProductPool } from '../src/work/pool.js';
 import { silentLogger, testApp } from './helpers.js';
 import type { Site } from './site.js';
@@ -33,7 +33,7 @@ export interface RouteApp {
 export async function routeApp(
   site: Site,
   alsoAllow: readonly string[] = [],
-  extra: Partial<AppDeps> = {},
+  extra: Partial<AppParts> = {},
 ): Promise<RouteApp> {
   const real: Fetcher = createFetcher({
     testOnlyAllow: [site.allow, ...alsoAllow].join(','),
@@ -56,10 +56,12 @@ export async function routeApp(
   });
   // Calls are timed from their arrival: the threads load before any call is made.
   await pool.ready();
-  const t = await testApp({ fetcher, compute: pool.compute, ...extra });
-  const app = createApp({ ...t.deps, config: { ...t.deps.config, adminToken: ADMIN_TOKEN } });
+  const t = await testApp(
+    { fetcher, compute: pool.compute, ...extra },
+    { adminToken: ADMIN_TOKEN },
+  );
   return {
-    app,
+    app: t.app,
     signerAddress: t.signer.address,
     publicBaseUrl: t.deps.config.publicBaseUrl,
     pool,

@@ -13,7 +13,6 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { createDoors } from '../src/doors/index.js';
 import { MCP_TEXT_MAX_CHARS } from '../src/doors/mcp/result.js';
 import { extractRoute } from '../src/registry/extract/index.js';
 import { REGISTRY } from '../src/registry/index.js';
@@ -376,7 +375,7 @@ describe('tools come from the registry', () => {
     const t = await testApp();
     try {
       const copy = { ...notarizeRoute, name: 'notarize-copy', path: '/buy/notarize-copy' };
-      const app = express().use(mcpRoutes(t.deps, createDoors(t.deps), [...REGISTRY, copy]));
+      const app = express().use(mcpRoutes({ ...t.deps, registry: [...REGISTRY, copy] }));
       const listed = await request(app)
         .post('/mcp')
         .set('accept', 'application/json, text/event-stream')

@@ -1,5 +1,7 @@
-import type { AppDeps } from '../app.js';
-import { tierPlans } from '../metering/tiers.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { Settlements } from '../metering/settlements.js';
+import type { TierPlans } from '../metering/tiers.js';
 import type { Door } from '../pipeline/door.js';
 import { type KeyTicket, keyDoor } from './key/door.js';
 import { ledgerFor } from './x402/chain.js';
@@ -7,8 +9,20 @@ import { type X402Door, x402Door } from './x402/door.js';
 import { Facilitator } from './x402/facilitator.js';
 import type { Terms } from './x402/terms.js';
 
+/** What the doors are made from (the app's dependencies have all of it). */
+export interface DoorParts {
+  readonly config: Pick<Config, 'payment' | 'callDeadlineMs'> & { readonly publicBaseUrl: string };
+  readonly db: Database;
+  readonly signer: { readonly address: string };
+  readonly clock: () => Date;
+  readonly settlements: Settlements;
+  readonly plans: TierPlans;
+  /** The instance whose lease holds the key door's reservations; null: none. */
+  readonly instanceId: string | null;
+}
+
 /** The payment terms with the receiving address resolved (the signer's when none is configured). */
-export function termsOf(deps: Pick<AppDeps, 'config' | 'signer'>): Terms {
+export function termsOf(deps: Pick<DoorParts, 'config' | 'signer'>): Terms {
   const { network, asset, payTo, facilitatorUrl, legacyNetworkNames, testnet } =
     deps.config.payment;
   return {
@@ -29,8 +43,8 @@ export interface Doors {
   readonly mcp: Door<KeyTicket>;
 }
 
-/** Build the doors of an app. */
-export function createDoors(deps: AppDeps): Doors {
+/** Build the doors of an app (once, in its composition root). */
+export function createDoors(deps: DoorParts): Doors {
   const { facilitatorUrl, facilitatorTimeoutMs, rpcUrl, network, asset } = deps.config.payment;
   const x402 = x402Door({
     db: deps.db,
@@ -47,8 +61,8 @@ export function createDoors(deps: AppDeps): Doors {
   const key = keyDoor({
     db: deps.db,
     settlements: deps.settlements,
-    plans: tierPlans(deps.config.enterprisePerMinute),
-    instanceId: deps.instanceId ?? null,
+    plans: deps.plans,
+    instanceId: deps.instanceId,
     paymentRequired: x402.paymentRequired,
   });
   return { key, x402, mcp: { ...key, name: 'mcp' } };

@@ -31,14 +31,15 @@ export type PaySource = 'sandbox' | 'included' | 'credits' | 'unmetered';
 /** Calls per minute of an enterprise key (DESIGN §4: 3,000, configurable). */
 export const ENTERPRISE_PER_MINUTE = 3000;
 
+/** The tier table: each tier's plan. */
+export type TierPlans = Readonly<Record<Tier, TierPlan>>;
+
 /**
  * The tier table, the one definition of each plan. `prepaid` is a live key with no
  * subscription: it spends purchased credits only, at pro's rate window and pro's calls
  * in flight (docs/decisions.md, "Plans and the meter", "Calls in flight").
  */
-export function tierPlans(
-  enterprisePerMinute = ENTERPRISE_PER_MINUTE,
-): Readonly<Record<Tier, TierPlan>> {
+export function tierPlans(enterprisePerMinute = ENTERPRISE_PER_MINUTE): TierPlans {
   return {
     sandbox: {
       tier: 'sandbox',

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { StorefrontError } from '@storefront/core';
 import express, { type RequestHandler, Router } from 'express';
-import type { AppDeps } from '../app.js';
 import { findSubscription } from '../billing/store.js';
+import type { AppDeps } from '../deps.js';
 import { addCredits, findKeyById, ledgerFor, revokeKey, setTier } from '../metering/store.js';
-import { isTier, tierPlans } from '../metering/tiers.js';
+import { isTier } from '../metering/tiers.js';
 import { balanceBody } from './dev-keys.js';
 
 const MAX_GRANT = 100_000_000;
@@ -19,7 +19,7 @@ export function adminRoutes(deps: AppDeps): Router {
   const router = Router();
   const token = deps.config.adminToken;
   if (token === null) return router;
-  const plans = tierPlans(deps.config.enterprisePerMinute);
+  const { plans } = deps;
   const expected = digest(token);
 
   const authorize: RequestHandler = (req, _res, next) => {

@@ -8,17 +8,13 @@ import {
 } from '@storefront/attest';
 import { type ReceiptRule, StorefrontError } from '@storefront/core';
 import express, { Router } from 'express';
-import type { AppDeps } from '../app.js';
 import { retiredSigners } from '../db/signer-keys.js';
-import { REGISTRY } from '../registry/index.js';
+import type { AppDeps } from '../deps.js';
 import type { AnyRoute } from '../registry/types.js';
 import { SIGNAL_RECEIPT_RULE } from './signal.js';
 
 /** The document at `/.well-known/service-attestation`: the pinned key and retired ones. */
-export async function serviceAttestation(
-  deps: AppDeps,
-  registry: readonly AnyRoute[] = REGISTRY,
-): Promise<ServiceAttestationDocument> {
+export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestationDocument> {
   return {
     scheme: ATTEST_SCHEME,
     alg: ATTEST_ALG,
@@ -28,7 +24,7 @@ export async function serviceAttestation(
     message: { joinedBy: '\\n', lines: MESSAGE_TEMPLATE },
     howTo: HOW_TO_VERIFY,
     verifyEndpoint: `${deps.config.publicBaseUrl}/x402/verify`,
-    receiptRules: receiptRules(registry),
+    receiptRules: receiptRules(deps.registry),
   };
 }
 
@@ -65,13 +61,13 @@ function routeParam(
  * the same checks as `storefront-verify` (`@storefront/attest`), including the
  * re-derivation of `text` from the result's own fields.
  */
-export function attestationRoutes(deps: AppDeps, registry: readonly AnyRoute[] = REGISTRY): Router {
+export function attestationRoutes(deps: AppDeps): Router {
   const router = Router();
-  const routeNames = ['signal', ...registry.map((route) => route.name)];
+  const routeNames = ['signal', ...deps.registry.map((route) => route.name)];
 
   router.get('/.well-known/service-attestation', async (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.json(await serviceAttestation(deps, registry));
+    res.json(await serviceAttestation(deps));
   });
 
   router.post('/x402/verify', express.json({ limit: '1mb', strict: true }), async (req, res) => {
@@ -101,7 +97,7 @@ export function attestationRoutes(deps: AppDeps, registry: readonly AnyRoute[] =
     }
     const verification = verifyReceipt(
       body,
-      await serviceAttestation(deps, registry),
+      await serviceAttestation(deps),
       'route' in route && route.route !== undefined ? { route: route.route } : {},
     );
     res.json({ ok: true, ...verification });

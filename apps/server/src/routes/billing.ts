@@ -1,6 +1,5 @@
 import { StorefrontError } from '@storefront/core';
 import express, { type Request, Router } from 'express';
-import type { AppDeps } from '../app.js';
 import { applyEvent, type ProcessorEvent } from '../billing/events.js';
 import {
   CREDITS_PER_CENT,
@@ -13,9 +12,9 @@ import {
 import type { PaymentProcessor, Purchase } from '../billing/processor.js';
 import { liveSubscriptionOf, saveCheckout, usageByDay } from '../billing/store.js';
 import { loadStripe } from '../billing/stripe-module.js';
+import type { AppDeps } from '../deps.js';
 import { bearerKey, hashKey, isKeyShaped } from '../metering/keys.js';
 import { findKeyByHash, type KeyRecord } from '../metering/store.js';
-import { tierPlans } from '../metering/tiers.js';
 
 /** The webhook's path (DESIGN §7). */
 export const WEBHOOK_PATH = '/api/webhooks/payments';
@@ -27,9 +26,10 @@ const WEBHOOK_BODY_LIMIT = '1mb';
  * `POST /api/dev/subscribe`, `POST /api/dev/topup`, `GET /api/dev/usage` and the
  * payment processor's webhook `POST /api/webhooks/payments`.
  */
-export function billingRoutes(deps: AppDeps, processor: PaymentProcessor): Router {
+export function billingRoutes(deps: AppDeps): Router {
   const router = Router();
-  const plans = tierPlans(deps.config.enterprisePerMinute);
+  const { processor } = deps;
+  const { plans } = deps;
 
   router.post('/api/dev/subscribe', async (req, res) => {
     const query = req.query as Record<string, unknown>;

@@ -1,30 +1,8 @@
 import { finished } from 'node:stream';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import type { AppDeps } from '../app.js';
-import type { Doors } from '../doors/index.js';
-import {
-  type CallRequest,
-  type Exchange,
-  type PipelineDeps,
-  runPaidCall,
-} from '../pipeline/call.js';
+import type { AppDeps } from '../deps.js';
+import { type CallRequest, type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { Reply } from '../pipeline/door.js';
-import { createProbes } from '../probes/index.js';
-import { REGISTRY } from '../registry/index.js';
-
-/** What the pipeline needs, from the app's dependencies. */
-export function pipelineDeps(deps: AppDeps): PipelineDeps {
-  return {
-    fetcher: deps.fetcher,
-    compute: deps.compute,
-    signer: deps.signer,
-    clock: deps.clock,
-    publicBaseUrl: deps.config.publicBaseUrl,
-    // Without probes of its own the app asks the system's resolver and audits port 443.
-    probes: deps.probes ?? createProbes({ dnsResolver: null, safeFetchAllow: '', tlsPort: 443 }),
-    ...(deps.draining === undefined ? {} : { draining: deps.draining }),
-  };
-}
 
 /** The payment headers of the x402 door (v2, v1). */
 const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
@@ -34,12 +12,12 @@ const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
  * whatever the catalog's size). This adapter only reads the request, picks the door
  * and writes the pipeline's replies; the call itself is `runPaidCall`.
  */
-export function buyRoutes(deps: AppDeps, doors: Doors): Router {
+export function buyRoutes(deps: AppDeps): Router {
   const router = Router();
-  const pipeline = pipelineDeps(deps);
-  const { key: keys, x402 } = doors;
+  const { pipeline } = deps;
+  const { key: keys, x402 } = deps.doors;
 
-  const routes = new Map(REGISTRY.map((route) => [route.path.slice('/buy/'.length), route]));
+  const routes = new Map(deps.registry.map((route) => [route.path.slice('/buy/'.length), route]));
   router.get('/buy/:product', async (req: Request, res: Response, next: NextFunction) => {
     const route = routes.get(String(req.params.product).toLowerCase());
     if (route === undefined) return next();

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { type Response, Router } from 'express';
-import type { AppDeps } from '../app.js';
 import {
   DEV_SUBSCRIPTION_ACTIONS,
   type DevSubscriptionAction,
@@ -10,14 +9,13 @@ import {
 } from '../billing/dev-events.js';
 import type { ProcessorEvent } from '../billing/events.js';
 import { centsToUsd } from '../billing/plans.js';
-import type { PaymentProcessor } from '../billing/processor.js';
 import {
   type CheckoutRecord,
   findCheckout,
   findSubscription,
   type SubscriptionRecord,
 } from '../billing/store.js';
-import { tierPlans } from '../metering/tiers.js';
+import type { AppDeps } from '../deps.js';
 import { escapeHtml } from '../pages/html.js';
 import { WEBHOOK_PATH } from './billing.js';
 
@@ -52,11 +50,12 @@ const SUBSCRIPTION_ID = /^sub_dev_[0-9a-f]{24}$/;
  * (`renew`), a failed renewal (`fail`), a cancellation at period end (`cancel`), its
  * undoing (`resume`) or the subscription's end (`end`).
  */
-export function devCheckoutRoutes(deps: AppDeps, processor: PaymentProcessor): Router {
+export function devCheckoutRoutes(deps: AppDeps): Router {
   const router = Router();
+  const { processor } = deps;
   if (processor.kind !== 'development') return router;
-  const plans = tierPlans(deps.config.enterprisePerMinute);
-  const webhook = `${deps.selfUrl ?? deps.config.publicBaseUrl}${WEBHOOK_PATH}`;
+  const { plans } = deps;
+  const webhook = `${deps.selfUrl}${WEBHOOK_PATH}`;
 
   const deliver = async (events: readonly ProcessorEvent[]): Promise<string | null> => {
     for (const event of events) {

@@ -1,10 +1,9 @@
 import { StorefrontError } from '@storefront/core';
 import { Router } from 'express';
-import type { AppDeps } from '../app.js';
 import { findSubscription, type SubscriptionRecord } from '../billing/store.js';
+import type { AppDeps } from '../deps.js';
 import { bearerKey, hashKey, mintKey } from '../metering/keys.js';
 import { findKeyByHash, issueKey, type KeyRecord } from '../metering/store.js';
-import { tierPlans } from '../metering/tiers.js';
 
 /** Keys one client IP may mint per hour (spec "Limits"). */
 export const KEYS_PER_IP_PER_HOUR = 20;
@@ -13,7 +12,7 @@ const LABEL_MAX_CHARS = 64;
 /** `POST /api/dev/keys` and `GET /api/dev/balance`. */
 export function devKeyRoutes(deps: AppDeps): Router {
   const router = Router();
-  const plans = tierPlans(deps.config.enterprisePerMinute);
+  const { plans } = deps;
 
   router.post('/api/dev/keys', async (req, res) => {
     const query = req.query as Record<string, unknown>;

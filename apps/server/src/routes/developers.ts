@@ -1,10 +1,10 @@
 import { DEV_PAYER } from '@storefront/facilitator/accounts';
 import { Router } from 'express';
-import type { AppDeps } from '../app.js';
 import { DEV_SUBSCRIPTION_ACTIONS, type DevSubscriptionAction } from '../billing/dev-events.js';
 import { CREDITS_PER_CENT, TOPUP_MAX_USD, TOPUP_MIN_USD } from '../billing/plans.js';
+import type { AppDeps } from '../deps.js';
 import { MCP_PATH, MCP_SERVER, mcpClientConfig } from '../mcp-identity.js';
-import { isTier, type TierPlan, tierPlans } from '../metering/tiers.js';
+import { isTier, type TierPlan } from '../metering/tiers.js';
 import {
   allowance,
   CREDIT_PRICE,
@@ -14,7 +14,6 @@ import {
 } from '../pages/catalog.js';
 import { grouped, type Html, html } from '../pages/html.js';
 import { layout, PAGE_CSP } from '../pages/layout.js';
-import { REGISTRY } from '../registry/index.js';
 import type { AnyRoute } from '../registry/types.js';
 import { x402Live } from './discovery.js';
 import { MCP_WELL_KNOWN } from './mcp-discovery.js';
@@ -214,14 +213,14 @@ export function developmentPayer(deps: Pick<AppDeps, 'config'>): DevPayer | null
 /** `GET /developers`: how to call the service three ways; `?upgraded=<tier>` after checkout. */
 export function developerRoutes(deps: AppDeps): Router {
   const router = Router();
-  const plans = tierPlans(deps.config.enterprisePerMinute);
+  const { plans } = deps;
   const input: DevelopersInput = {
     base: deps.config.publicBaseUrl,
     version: deps.version,
     x402: x402Live(deps),
     devPayer: developmentPayer(deps),
     sandboxCalls: plans.sandbox.included,
-    routes: REGISTRY,
+    routes: deps.registry,
   };
   const page = developersPage(input);
   const upgradedPages = new Map<string, string>();

@@ -1,14 +1,13 @@
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode, httpStatusOf } from '@storefront/core';
 import { Router } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { termsOf } from '../doors/index.js';
 import { bazaarExtension } from '../doors/x402/bazaar.js';
 import { acceptEntry } from '../doors/x402/requirements.js';
 import { dollars, type RoutePaymentMetadata, routePaymentMetadata } from '../doors/x402/terms.js';
-import { creditsFor, tierPlans } from '../metering/tiers.js';
+import { creditsFor } from '../metering/tiers.js';
 import { CHARGE_RULES } from '../pipeline/charge.js';
 import { runsOnThread } from '../pipeline/work.js';
-import { REGISTRY } from '../registry/index.js';
 import type { AnyRoute } from '../registry/types.js';
 
 /** The service's version tag (spec "Versioning"). */
@@ -112,7 +111,7 @@ export function x402Live(deps: Pick<AppDeps, 'config'>): boolean {
 export function discovery(deps: AppDeps) {
   const base = deps.config.publicBaseUrl;
   const terms = termsOf(deps);
-  const plans = tierPlans(deps.config.enterprisePerMinute);
+  const { plans, registry } = deps;
   // The spec's route-level payment metadata, the same for every route.
   const payment = routePaymentMetadata(terms);
 
@@ -130,7 +129,7 @@ export function discovery(deps: AppDeps) {
     version: 1,
     service: 'storefront',
     versionTag: VERSION_TAG,
-    routes: REGISTRY.map((route) => catalogRoute(route, base)),
+    routes: registry.map((route) => catalogRoute(route, base)),
     free: [
       {
         method: 'GET',
@@ -187,7 +186,7 @@ export function discovery(deps: AppDeps) {
         endpoint: `${base}/mcp`,
         transport: 'streamable-http',
         auth: 'Authorization: Bearer <key> on tools/call; initialize and tools/list are free',
-        tools: REGISTRY.map((route) => route.name),
+        tools: registry.map((route) => route.name),
       },
     },
     signer: {
@@ -203,7 +202,7 @@ export function discovery(deps: AppDeps) {
       x402: `${base}/.well-known/x402`,
       discovery: `${base}/x402/discovery`,
     },
-    routes: REGISTRY.map((route) => ({
+    routes: registry.map((route) => ({
       name: route.name,
       path: route.path,
       prices: pricesOf(route),
@@ -214,7 +213,7 @@ export function discovery(deps: AppDeps) {
   const wellKnownX402 = {
     version: 1,
     x402Version: 1,
-    resources: REGISTRY.map((route) => `${base}${route.path}`),
+    resources: registry.map((route) => `${base}${route.path}`),
     openapi: `${base}/openapi.json`,
     discovery: `${base}/x402/discovery`,
     payment,
@@ -222,7 +221,7 @@ export function discovery(deps: AppDeps) {
 
   const x402Discovery = {
     x402Version: 1,
-    items: REGISTRY.map((route) => ({
+    items: registry.map((route) => ({
       resource: `${base}${route.path}`,
       type: 'http',
       x402Version: 1,
@@ -232,7 +231,7 @@ export function discovery(deps: AppDeps) {
       // route's input (query parameters) and output schema.
       extensions: { bazaar: bazaarExtension(route) },
     })),
-    pagination: { limit: REGISTRY.length, offset: 0, total: REGISTRY.length },
+    pagination: { limit: registry.length, offset: 0, total: registry.length },
   };
 
   return { catalog, manifest, wellKnownX402, x402Discovery, openapi: openApi(deps, payment) };
@@ -378,7 +377,7 @@ const METHODS_RULE =
 /** OpenAPI 3.1 of the paid routes and the key routes, from the registry. */
 function openApi(deps: AppDeps, payment: RoutePaymentMetadata) {
   const paths: Record<string, unknown> = {};
-  for (const route of REGISTRY) {
+  for (const route of deps.registry) {
     const properties = (route.params.properties ?? {}) as Record<string, { description?: string }>;
     const required = (route.params.required ?? []) as string[];
     const cheapest = route.prices[0];

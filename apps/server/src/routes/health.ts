@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { DRAINING_RETRY_SECONDS } from '../pipeline/call.js';
 
 /**
@@ -9,7 +9,7 @@ import { DRAINING_RETRY_SECONDS } from '../pipeline/call.js';
 export function healthRoutes(deps: AppDeps): Router {
   const router = Router();
   router.get('/healthz', async (_req, res) => {
-    if (deps.draining?.() === true) {
+    if (deps.draining()) {
       res.status(503).set('Retry-After', String(DRAINING_RETRY_SECONDS)).json({
         ok: false,
         error: 'draining',

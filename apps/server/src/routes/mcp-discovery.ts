@@ -4,10 +4,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorCode } from '@storefront/core';
 import { type Request, type Response, Router } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { type ErrorBody, errorStatus } from '../http/error-status.js';
 import { MCP_PATH, MCP_SERVER, MCP_TRANSPORT } from '../mcp-identity.js';
-import { REGISTRY } from '../registry/index.js';
 
 /** Where the discovery blob is also served, so nothing depends on `Accept` sniffing. */
 export const MCP_WELL_KNOWN = '/.well-known/mcp.json';
@@ -26,7 +25,7 @@ const OAUTH_METADATA =
  * `/.well-known/mcp.json`: what it is, how to connect, how to authenticate, which tools.
  * Informational: no MCP specification defines it (docs/decisions.md, "GET /mcp").
  */
-export function mcpDiscovery(deps: Pick<AppDeps, 'config' | 'version'>) {
+export function mcpDiscovery(deps: Pick<AppDeps, 'config' | 'version' | 'registry'>) {
   const base = deps.config.publicBaseUrl;
   return {
     name: MCP_SERVER.name,
@@ -48,7 +47,7 @@ export function mcpDiscovery(deps: Pick<AppDeps, 'config' | 'version'>) {
       balance: `${base}/api/dev/balance`,
       oauth: false,
     },
-    tools: REGISTRY.map((route) => route.name),
+    tools: deps.registry.map((route) => route.name),
     links: {
       developers: `${base}/developers`,
       catalog: `${base}/catalog`,

@@ -6,8 +6,7 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request, type Response, Router } from 'express';
-import type { AppDeps } from '../app.js';
-import type { Doors } from '../doors/index.js';
+import type { AppDeps } from '../deps.js';
 import { type ToolResult, toolError, toolResult } from '../doors/mcp/result.js';
 import { toolsOf } from '../doors/mcp/tools.js';
 import { MCP_SERVER } from '../mcp-identity.js';
@@ -15,9 +14,7 @@ import { bearerKey, hashKey } from '../metering/keys.js';
 import { findKeyByHash } from '../metering/store.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { Reply } from '../pipeline/door.js';
-import { REGISTRY } from '../registry/index.js';
 import type { AnyRoute } from '../registry/types.js';
-import { pipelineDeps } from './buy.js';
 
 /** The largest JSON-RPC request read (a tool call's arguments are query-sized). */
 const MAX_MCP_BODY = '4mb';
@@ -36,9 +33,9 @@ export const MCP_KEY_REQUIRED = -31001;
  * SDK sees it. A call runs through the same pipeline as the HTTP route, through the key
  * door: same prices, charge rules, ledger rows and limits, same receipt.
  */
-export function mcpRoutes(deps: AppDeps, doors: Doors, registry = REGISTRY): Router {
+export function mcpRoutes(deps: AppDeps): Router {
   const router = Router();
-  const pipeline = pipelineDeps(deps);
+  const { pipeline, doors, registry } = deps;
   const base = deps.config.publicBaseUrl;
   const mintUrl = `${base}/api/dev/keys`;
   const tools = toolsOf(registry);

@@ -1,7 +1,6 @@
 import { type Response, Router } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { dollars } from '../doors/x402/terms.js';
-import { tierPlans } from '../metering/tiers.js';
 import { assetRoutes } from '../pages/assets.js';
 import { homePage } from '../pages/home.js';
 import { PAGE_CSP } from '../pages/layout.js';
@@ -9,7 +8,6 @@ import { pricingPage } from '../pages/pricing.js';
 import { termsPage } from '../pages/terms.js';
 import { trustPage } from '../pages/trust.js';
 import { verifyPage } from '../pages/verify.js';
-import { REGISTRY } from '../registry/index.js';
 import { serviceAttestation } from './attestation.js';
 
 /** How long browsers and caches keep a page rendered once per app. */
@@ -28,15 +26,15 @@ function sendPage(res: Response, page: string, cache = PAGE_CACHE): void {
  */
 export function pageRoutes(deps: AppDeps): Router {
   const router = Router();
-  const plans = tierPlans(deps.config.enterprisePerMinute);
-  const cheapest = Math.min(...REGISTRY.flatMap((route) => route.prices.map((p) => p.amount)));
+  const { plans, registry } = deps;
+  const cheapest = Math.min(...registry.flatMap((route) => route.prices.map((p) => p.amount)));
   const home = homePage({
     base: deps.config.publicBaseUrl,
-    routes: REGISTRY,
+    routes: registry,
     from: dollars(cheapest),
   });
-  const pricing = pricingPage({ plans, routes: REGISTRY });
-  const terms = termsPage(REGISTRY);
+  const pricing = pricingPage({ plans, routes: registry });
+  const terms = termsPage(registry);
   const verify = verifyPage();
 
   router.use(assetRoutes());

@@ -1,6 +1,6 @@
 import { canonicalize, type ReceiptRule } from '@storefront/core';
 import { Router } from 'express';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 
 /** The fixed sample behind `/buy/signal`: the same bytes every time. */
 export const SIGNAL_SAMPLE = Object.freeze({

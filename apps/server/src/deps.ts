@@ -1,0 +1,164 @@
+import type { Signer } from '@storefront/attest';
+import type { Fetcher } from '@storefront/safe-fetch';
+import type { Logger } from 'pino';
+import {
+  developmentProcessor,
+  type PaymentProcessor,
+  stripeProcessor,
+} from './billing/processor.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { createDoors, type Doors } from './doors/index.js';
+import { Settlements } from './metering/settlements.js';
+import { type TierPlans, tierPlans } from './metering/tiers.js';
+import type { PipelineDeps } from './pipeline/call.js';
+import { createProbes, type Probes } from './probes/index.js';
+import { REGISTRY } from './registry/index.js';
+import type { AnyRoute } from './registry/types.js';
+import type { Compute } from './work/compute.js';
+
+/** The part of the configuration the app reads, with its public address resolved. */
+export type AppConfig = Pick<
+  Config,
+  | 'trustProxy'
+  | 'adminToken'
+  | 'payment'
+  | 'enterprisePerMinute'
+  | 'reservationTtlSeconds'
+  | 'callDeadlineMs'
+> &
+  Partial<Pick<Config, 'env' | 'billing'>> & { readonly publicBaseUrl: string };
+
+/**
+ * What the app is built from: the parts `main` (or a test) makes itself. Everything
+ * else is made from them by {@link buildDeps}, once.
+ */
+export interface AppParts {
+  readonly config: AppConfig;
+  readonly db: Database;
+  readonly signer: Signer;
+  /** The only way the service reaches the network. */
+  readonly fetcher: Fetcher;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly clock: () => Date;
+  /** Where routes run their CPU-bound work: the product threads, or inline. */
+  readonly compute: Compute;
+  /** Ledger updates still running after their answers went out; default: new, on `db`. */
+  readonly settlements?: Settlements;
+  /**
+   * This instance's own address (its bound loopback address), where the development
+   * payment processor delivers its webhooks. Default: `publicBaseUrl`.
+   */
+  readonly selfUrl?: string;
+  /** The payment processor; default from `config.billing` ({@link paymentProcessor}). */
+  readonly processor?: PaymentProcessor;
+  /**
+   * The network besides HTTP fetches (DNS queries, guarded TLS handshakes); default: the
+   * system's resolver, TLS audits on port 443.
+   */
+  readonly probes?: Probes;
+  /**
+   * This instance's lease (`instances`), which holds its reservations; absent, they are
+   * released only by the reservation-age sweep.
+   */
+  readonly instanceId?: string | null;
+  /** True once the instance is shutting down (paid calls answer 503, /healthz 503). */
+  readonly draining?: () => boolean;
+  /** The paid routes; default {@link REGISTRY}. */
+  readonly registry?: readonly AnyRoute[];
+}
+
+/**
+ * Everything the app needs, built once by {@link buildDeps} (the composition root):
+ * routes and pages read it and never build a part of their own.
+ */
+export interface AppDeps {
+  readonly config: AppConfig;
+  readonly db: Database;
+  readonly signer: Signer;
+  readonly fetcher: Fetcher;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly clock: () => Date;
+  readonly settlements: Settlements;
+  readonly compute: Compute;
+  readonly selfUrl: string;
+  readonly processor: PaymentProcessor;
+  readonly probes: Probes;
+  readonly instanceId: string | null;
+  readonly draining: () => boolean;
+  /** The paid routes: every route, page and discovery document that lists routes reads this. */
+  readonly registry: readonly AnyRoute[];
+  /** The tier table, with the configured enterprise rate. */
+  readonly plans: TierPlans;
+  /** The access doors, shared by every adapter that reaches them. */
+  readonly doors: Doors;
+  /** What a paid call's pipeline needs, whichever adapter runs it. */
+  readonly pipeline: PipelineDeps;
+}
+
+/** Build the app's dependencies from its parts: the one place they are assembled. */
+export function buildDeps(parts: AppParts): AppDeps {
+  const { config } = parts;
+  const settlements = parts.settlements ?? new Settlements(parts.db, parts.logger);
+  const plans = tierPlans(config.enterprisePerMinute);
+  const instanceId = parts.instanceId ?? null;
+  const draining = parts.draining ?? (() => false);
+  // Without probes of its own the app asks the system's resolver and audits port 443.
+  const probes =
+    parts.probes ?? createProbes({ dnsResolver: null, safeFetchAllow: '', tlsPort: 443 });
+  const doors = createDoors({
+    config,
+    db: parts.db,
+    signer: parts.signer,
+    clock: parts.clock,
+    settlements,
+    plans,
+    instanceId,
+  });
+  return {
+    config,
+    db: parts.db,
+    signer: parts.signer,
+    fetcher: parts.fetcher,
+    logger: parts.logger,
+    version: parts.version,
+    clock: parts.clock,
+    settlements,
+    compute: parts.compute,
+    selfUrl: parts.selfUrl ?? config.publicBaseUrl,
+    processor: parts.processor ?? paymentProcessor(config),
+    probes,
+    instanceId,
+    draining,
+    registry: parts.registry ?? REGISTRY,
+    plans,
+    doors,
+    pipeline: {
+      fetcher: parts.fetcher,
+      compute: parts.compute,
+      signer: parts.signer,
+      clock: parts.clock,
+      publicBaseUrl: config.publicBaseUrl,
+      probes,
+      draining,
+    },
+  };
+}
+
+/**
+ * The processor of subscriptions and credit packs: Stripe when configured, else the
+ * development processor, which production never runs (the configuration already
+ * refuses to start without Stripe there; this is the second line).
+ */
+export function paymentProcessor(config: AppConfig): PaymentProcessor {
+  const stripe = config.billing?.stripe ?? null;
+  if (stripe !== null) return stripeProcessor(stripe);
+  if (config.env === 'production') {
+    throw new Error(
+      'The development payment processor is refused in production: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    );
+  }
+  return developmentProcessor(config.publicBaseUrl);
+}
