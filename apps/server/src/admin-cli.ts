@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { hasAllowance, isLiveTier, isTier, isUnmetered, LIVE_TIERS } from './metering/tiers.js';
 
 /**
  * `storefront-admin`: the operator CLI over the running service's `/admin/*` API.
@@ -11,7 +12,7 @@ const USAGE = `Usage: npx -y pnpm@10.34.9 admin <command> [options]   (from the 
 Commands:
   key <keyId>                      show a key: env, tier, balance, usage, revocation
   credits <keyId> <n>              grant n credits (1 credit = $0.001) to a live key
-  tier <keyId> <tier>              set a live key's plan: prepaid, pro, business or enterprise
+  tier <keyId> <tier>              set a live key's plan: ${LIVE_TIERS.join(', ')}
   revoke <keyId>                   revoke a key (its calls answer 401 from then on)
   ledger <keyId> [--limit N] [--after ID]
                                    a key's ledger, oldest first (default 100 entries)
@@ -26,7 +27,6 @@ Options:
 The operator token is read from $ADMIN_TOKEN (the one the service was started with).
 Exit status: 0 ok, 1 the service refused or could not be reached, 2 usage error.`;
 
-const TIERS = ['prepaid', 'pro', 'business', 'enterprise'] as const;
 const DEFAULT_URL = 'http://127.0.0.1:3000';
 const TIMEOUT_MS = 30_000;
 
@@ -163,8 +163,8 @@ function plan(command: string, args: readonly string[], options: Options): Call 
     case 'tier': {
       arity(['keyId', 'tier']);
       const [keyId, tier] = args as [string, string];
-      if (!(TIERS as readonly string[]).includes(tier)) {
-        throw new UsageError(`tier: expected one of ${TIERS.join(', ')}, got \`${tier}\``);
+      if (!isLiveTier(tier)) {
+        throw new UsageError(`tier: expected one of ${LIVE_TIERS.join(', ')}, got \`${tier}\``);
       }
       return {
         method: 'POST',
@@ -310,10 +310,12 @@ function renderKey(body: Record<string, unknown>): string {
     rows.push(['sandbox', `${show(body.sandbox_remaining)} of ${show(body.sandbox_cap)} left`]);
   } else {
     rows.push(['credits', show(body.credits)]);
+    // The tier table says what a tier's allowance is; an unknown tier shows the number.
+    const tier = isTier(body.tier) ? body.tier : null;
     const included =
-      body.tier === 'enterprise'
+      tier !== null && isUnmetered(tier)
         ? 'unmetered'
-        : body.tier === 'prepaid'
+        : tier !== null && !hasAllowance(tier)
           ? 'none (spends credits only)'
           : `${show(body.included_remaining)} calls left`;
     rows.push(['included', included]);

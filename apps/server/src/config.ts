@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StorefrontError } from '@storefront/core';
 import { v1NetworkName } from './doors/x402/networks.js';
+import { PAID_TIERS, type PaidTier } from './metering/tiers.js';
 import { parseResolver } from './probes/dns-client.js';
 
 /** Validated service configuration (DESIGN §8). */
@@ -66,7 +67,7 @@ export interface StripeConfig {
    * Price ids of the tiers (`STRIPE_PRICE_PRO`, `…_BUSINESS`, `…_ENTERPRISE`); a tier
    * without one is sold with an inline monthly price from the tier table.
    */
-  readonly prices: Readonly<Partial<Record<'pro' | 'business' | 'enterprise', string>>>;
+  readonly prices: Readonly<Partial<Record<PaidTier, string>>>;
 }
 
 /**
@@ -417,8 +418,8 @@ function billingConfig(env: NodeJS.ProcessEnv, problems: string[]): BillingConfi
       'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together: set both to take payments through Stripe, or neither for the development processor',
     );
   }
-  const prices: Partial<Record<'pro' | 'business' | 'enterprise', string>> = {};
-  for (const tier of ['pro', 'business', 'enterprise'] as const) {
+  const prices: Partial<Record<PaidTier, string>> = {};
+  for (const tier of PAID_TIERS) {
     const name = `STRIPE_PRICE_${tier.toUpperCase()}`;
     const price = nonEmpty(env[name]);
     if (price === null) continue;

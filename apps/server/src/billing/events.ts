@@ -1,6 +1,12 @@
 import type { Database, Queryable } from '../db/database.js';
-import type { Tier, TierPlan } from '../metering/tiers.js';
-import { isPaidTier, type PaidTier } from './plans.js';
+import {
+  isPaidTier,
+  PAID_TIERS,
+  type PaidTier,
+  PLANLESS_TIER,
+  type TierPlan,
+  type TierPlans,
+} from '../metering/tiers.js';
 import {
   findCheckout,
   findSubscription,
@@ -38,7 +44,7 @@ export async function applyEvent(
   db: Database,
   event: ProcessorEvent,
   processor: 'stripe' | 'development',
-  plans: Readonly<Record<Tier, TierPlan>>,
+  plans: TierPlans,
 ): Promise<EventOutcome> {
   return db.transaction(async (tx) => {
     const claimed = await tx.query(
@@ -60,11 +66,7 @@ export async function applyEvent(
   });
 }
 
-async function dispatch(
-  tx: Queryable,
-  event: ProcessorEvent,
-  plans: Readonly<Record<Tier, TierPlan>>,
-): Promise<string> {
+async function dispatch(tx: Queryable, event: ProcessorEvent, plans: TierPlans): Promise<string> {
   const object = event.data.object;
   switch (event.type) {
     case 'checkout.session.completed':
@@ -89,7 +91,7 @@ async function checkoutCompleted(
   tx: Queryable,
   event: ProcessorEvent,
   session: Record<string, unknown>,
-  plans: Readonly<Record<Tier, TierPlan>>,
+  plans: TierPlans,
 ): Promise<string> {
   const sessionId = text(session.id);
   const paid = text(session.payment_status);
@@ -163,7 +165,7 @@ async function invoicePaid(
   tx: Queryable,
   event: ProcessorEvent,
   invoice: Record<string, unknown>,
-  plans: Readonly<Record<Tier, TierPlan>>,
+  plans: TierPlans,
 ): Promise<string> {
   const found = await invoiceSubscription(tx, invoice);
   if (typeof found === 'string') return found;
@@ -329,7 +331,8 @@ async function subscriptionDeleted(
     // Deleted before its checkout arrived: keep a tombstone, so the checkout grants nothing.
     const meta = record(object.metadata);
     const keyId = text(meta.keyId);
-    const tier = isPaidTier(meta.tier) ? meta.tier : 'pro';
+    // The tier is only a record here (nothing is granted): the cheapest when none is named.
+    const tier = isPaidTier(meta.tier) ? meta.tier : PAID_TIERS[0];
     const known = keyId !== null && (await keyExists(tx, keyId));
     const { rows } = await tx.query(
       `INSERT INTO subscriptions (id, key_id, tier, customer, status, ends_at, last_event_at)
@@ -454,9 +457,9 @@ async function endKeyPlan(
   if (sub.keyId === null) return;
   const { rows } = await tx.query(
     `UPDATE api_keys SET plan_ends_at = $3
-      WHERE key_id = $1 AND subscription_id = $2 AND tier <> 'prepaid'
+      WHERE key_id = $1 AND subscription_id = $2 AND tier <> $4
      RETURNING key_id`,
-    [sub.keyId, sub.id, endsAt],
+    [sub.keyId, sub.id, endsAt, PLANLESS_TIER],
   );
   if (rows.length > 0 && endsAt !== null && endsAt.getTime() <= Date.now()) {
     await lapseEndedPlans(tx, sub.keyId);

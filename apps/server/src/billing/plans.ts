@@ -1,13 +1,3 @@
-import type { Tier } from '../metering/tiers.js';
-
-/** The tiers sold by subscription (spec "Tiers"). */
-export const PAID_TIERS = ['pro', 'business', 'enterprise'] as const;
-export type PaidTier = (typeof PAID_TIERS)[number];
-
-export function isPaidTier(value: unknown): value is PaidTier {
-  return typeof value === 'string' && (PAID_TIERS as readonly string[]).includes(value);
-}
-
 /** Smallest credit pack, in dollars (docs/decisions.md, "Billing: top-up limits"). */
 export const TOPUP_MIN_USD = 5;
 /** Largest credit pack, in dollars. */
@@ -31,9 +21,4 @@ export function topupCents(usd: unknown): number | null {
 /** Cents as a dollar string: 2900 → `29.00`. */
 export function centsToUsd(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-}
-
-/** The subscription tier a key may hold, narrowed from a stored tier. */
-export function paidTierOf(tier: Tier): PaidTier | null {
-  return isPaidTier(tier) ? tier : null;
 }

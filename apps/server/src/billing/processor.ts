@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { StripeConfig } from '../config.js';
-import type { PaidTier } from './plans.js';
+import type { PaidTier } from '../metering/tiers.js';
 import { loadStripe } from './stripe-module.js';
 
 /** What a checkout sells. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { PAID_TIERS, type PaidTier, PLANLESS_TIER, UNMETERED_TIERS } from '../metering/tiers.js';
 import type { Purchase } from './processor.js';
 
 /** A checkout as stored when it was opened. */
@@ -16,7 +17,7 @@ interface CheckoutRow {
   processor: 'stripe' | 'development';
   key_id: string;
   kind: 'subscription' | 'credits';
-  tier: 'pro' | 'business' | 'enterprise' | null;
+  tier: PaidTier | null;
   credits: string | number | null;
   amount_cents: string | number;
   url: string;
@@ -31,7 +32,7 @@ function checkoutOf(row: CheckoutRow): CheckoutRecord {
     keyId: row.key_id,
     purchase:
       row.kind === 'subscription'
-        ? { kind: 'subscription', tier: row.tier ?? 'pro', amountCents }
+        ? { kind: 'subscription', tier: row.tier ?? PAID_TIERS[0], amountCents }
         : { kind: 'credits', credits: Number(row.credits), amountCents },
     url: row.url,
     state: row.state,
@@ -78,7 +79,7 @@ export async function findCheckout(
 export interface SubscriptionRecord {
   readonly id: string;
   readonly keyId: string | null;
-  readonly tier: 'pro' | 'business' | 'enterprise';
+  readonly tier: PaidTier;
   readonly status: 'active' | 'canceling' | 'past_due' | 'ended';
   readonly currentPeriodEnd: string | null;
   readonly paidThrough: string | null;
@@ -91,7 +92,7 @@ export interface SubscriptionRecord {
 interface SubscriptionRow {
   id: string;
   key_id: string | null;
-  tier: 'pro' | 'business' | 'enterprise';
+  tier: PaidTier;
   status: 'active' | 'canceling' | 'past_due' | 'ended';
   current_period_end: Date | string | null;
   paid_through: Date | string | null;
@@ -154,11 +155,11 @@ export async function liveSubscriptionOf(
 }
 
 /**
- * Write down every plan whose end has passed (or only `keyId`'s): the key goes to
- * `prepaid` with no allowance, a ledger row `lapsed` records the allowance it had left,
- * and a subscription that was cancelling has ended. Purchased credits stay. Admission
- * already treats such a key as prepaid from the moment its plan ends; this makes it
- * visible in the ledger. Returns the keys it changed.
+ * Write down every plan whose end has passed (or only `keyId`'s): the key goes to the
+ * planless tier of the tier table (`prepaid`) with no allowance, a ledger row `lapsed`
+ * records the allowance it had left, and a subscription that was cancelling has ended.
+ * Purchased credits stay. Admission already treats such a key as planless from the
+ * moment its plan ends; this makes it visible in the ledger. Returns the keys it changed.
  */
 export async function lapseEndedPlans(
   db: Queryable,
@@ -170,7 +171,7 @@ export async function lapseEndedPlans(
         WHERE plan_ends_at <= now() AND ($1::text IS NULL OR key_id = $1)
         FOR UPDATE
      ), keys AS (
-       UPDATE api_keys a SET tier = 'prepaid', included_remaining = 0, plan_ends_at = NULL
+       UPDATE api_keys a SET tier = $2, included_remaining = 0, plan_ends_at = NULL
          FROM due d WHERE a.key_id = d.key_id
        RETURNING a.key_id
      ), subs AS (
@@ -180,10 +181,10 @@ export async function lapseEndedPlans(
      )
      INSERT INTO ledger (key_id, route, price, units, source, outcome, finished_at)
      SELECT key_id, 'billing/lapse', 0, included_remaining,
-            CASE WHEN tier = 'enterprise' THEN 'unmetered' ELSE 'included' END, 'lapsed', now()
+            CASE WHEN tier = ANY ($3::text[]) THEN 'unmetered' ELSE 'included' END, 'lapsed', now()
        FROM due
      RETURNING key_id`,
-    [keyId],
+    [keyId, PLANLESS_TIER, UNMETERED_TIERS],
   );
   return rows.map((row) => row.key_id);
 }

@@ -1,6 +1,12 @@
 import type { Database, Queryable } from '../db/database.js';
 import type { MintedKey } from './keys.js';
-import type { PaySource, Tier, TierPlan } from './tiers.js';
+import {
+  type PaySource,
+  PLANLESS_TIER,
+  type Tier,
+  type TierPlan,
+  type TierPlans,
+} from './tiers.js';
 
 /** A key as the meter sees it. */
 export interface KeyRecord {
@@ -40,12 +46,20 @@ interface KeyRow {
 }
 
 /**
+ * The tier table's planless tier as an SQL literal: generated from the table, as a
+ * constant rather than a parameter because {@link KEY_COLUMNS} goes into many
+ * statements. Tier names are lower-case words, so the quoting is exact.
+ */
+const PLANLESS = `'${PLANLESS_TIER}'`;
+if (!/^'[a-z]+'$/.test(PLANLESS)) throw new Error(`Unexpected tier name ${PLANLESS}`);
+
+/**
  * A key's columns as the meter reads them. `tier` and `included_remaining` are the
- * effective ones: once `plan_ends_at` has passed the key is on `prepaid` with no
- * allowance, even before the sweeper writes the lapse down ({@link lapseEndedPlans}).
+ * effective ones: once `plan_ends_at` has passed the key is on the planless tier with
+ * no allowance, even before the sweeper writes the lapse down ({@link lapseEndedPlans}).
  */
 export const KEY_COLUMNS = `key_id, env,
-  CASE WHEN plan_ends_at <= now() THEN 'prepaid' ELSE tier END AS tier,
+  CASE WHEN plan_ends_at <= now() THEN ${PLANLESS} ELSE tier END AS tier,
   tail, label, credits,
   CASE WHEN plan_ends_at <= now() THEN 0 ELSE included_remaining END AS included_remaining,
   sandbox_remaining, calls, created_at, last_used_at, revoked_at, subscription_id, plan_ends_at`;
@@ -212,7 +226,7 @@ export async function admit(
     price: number;
     credits: number;
     requestId: string | null;
-    plans: Readonly<Record<Tier, TierPlan>>;
+    plans: TierPlans;
     /** The instance that holds the reservation (its lease); null: none (tests). */
     instanceId?: string | null;
   },
@@ -289,7 +303,7 @@ export async function admit(
  * The tiers' plans as the JSON object {@link ADMIT_SQL} reads them from:
  * `{"<tier>": [perMinute, inFlight, [what pays, in order], refusal], …}`.
  */
-function limitsJson(plans: Readonly<Record<Tier, TierPlan>>): string {
+function limitsJson(plans: TierPlans): string {
   return JSON.stringify(
     Object.fromEntries(
       Object.values(plans).map((p) => [p.tier, [p.perMinute, p.inFlight, p.pays, p.exhausted]]),
@@ -306,7 +320,7 @@ function limitsJson(plans: Readonly<Record<Tier, TierPlan>>): string {
  * calls in flight), so concurrent calls serialize on it. The order of the checks: the
  * rate window, then the money (a call nothing would pay for is told so, 402, rather
  * than to retry), then the calls in flight. A key whose `plan_ends_at` has passed is
- * admitted on `prepaid` (docs/decisions.md, "Billing: period end"), whatever its row's
+ * admitted on the planless tier (docs/decisions.md, "Billing: period end"), whatever its row's
  * tier still says.
  */
 const ADMIT_SQL = `WITH k AS (
@@ -316,7 +330,7 @@ const ADMIT_SQL = `WITH k AS (
             CASE WHEN window_start = date_trunc('minute', now()) THEN window_hits + 1 ELSE 1 END AS hits,
             extract(epoch FROM (date_trunc('minute', now()) + interval '1 minute' - now())) AS reset
        FROM api_keys,
-            LATERAL (SELECT CASE WHEN plan_ends_at <= now() THEN 'prepaid' ELSE tier END AS tier) p
+            LATERAL (SELECT CASE WHEN plan_ends_at <= now() THEN ${PLANLESS} ELSE tier END AS tier) p
       WHERE key_hash = $1
         FOR UPDATE OF api_keys
    ), funded AS (

@@ -35,8 +35,9 @@ ${routes.map((route) => productRow(route, describe))}</tbody>
 
 /** The monthly allowance of a plan in words. */
 export function allowance(plan: TierPlan): string {
-  if (plan.tier === 'sandbox') return `${grouped(plan.included ?? 0)} calls in all`;
-  if (plan.included === null) return 'unmetered';
+  if (plan.pays.includes('sandbox')) return `${grouped(plan.included ?? 0)} calls in all`;
+  if (plan.pays.includes('unmetered')) return 'unmetered';
+  if (plan.included === null) return 'none (purchased credits only)';
   return `${grouped(plan.included)} calls a month`;
 }
 

@@ -1,6 +1,12 @@
-import { PAID_TIERS } from '../billing/plans.js';
 import { dollars } from '../doors/x402/terms.js';
-import { creditsFor, type Tier, type TierPlan } from '../metering/tiers.js';
+import {
+  creditsFor,
+  PAID_TIERS,
+  PLANLESS_TIER,
+  TIERS,
+  type TierPlan,
+  type TierPlans,
+} from '../metering/tiers.js';
 import type { AnyRoute } from '../registry/types.js';
 import {
   allowance,
@@ -15,12 +21,15 @@ import { grouped, html } from './html.js';
 import { layout } from './layout.js';
 
 export interface PricingInput {
-  readonly plans: Readonly<Record<Tier, TierPlan>>;
+  readonly plans: TierPlans;
   readonly routes: readonly AnyRoute[];
 }
 
-/** The tiers shown, in order: the spec's four (prepaid is a live key without a plan). */
-export const SHOWN_TIERS = ['sandbox', 'pro', 'business', 'enterprise'] as const;
+/**
+ * The tiers shown, in the table's order: the spec's four, every tier but the planless
+ * one (a live key without a plan, which the page describes as prepaid credits).
+ */
+export const SHOWN_TIERS = TIERS.filter((tier) => tier !== PLANLESS_TIER);
 
 function rate(plan: TierPlan): string {
   return `${grouped(plan.perMinute)} per minute`;

@@ -4,7 +4,7 @@ import express, { type RequestHandler, Router } from 'express';
 import { findSubscription } from '../billing/store.js';
 import type { AppDeps } from '../deps.js';
 import { addCredits, findKeyById, ledgerFor, revokeKey, setTier } from '../metering/store.js';
-import { isTier } from '../metering/tiers.js';
+import { isLiveTier, LIVE_TIERS } from '../metering/tiers.js';
 import { balanceBody } from './dev-keys.js';
 
 const MAX_GRANT = 100_000_000;
@@ -98,13 +98,11 @@ export function adminRoutes(deps: AppDeps): Router {
   router.post('/admin/keys/:keyId/tier', json, async (req, res) => {
     const keyId = keyIdOf(req.params.keyId);
     const tier = (req.body as { tier?: unknown } | undefined)?.tier;
-    if (!isTier(tier) || tier === 'sandbox') {
+    if (!isLiveTier(tier)) {
       throw new StorefrontError(
         'invalid_params',
-        'Expected `{"tier": "prepaid" | "pro" | "business" | "enterprise"}`',
-        {
-          details: [{ param: 'tier', message: 'Expected prepaid, pro, business or enterprise' }],
-        },
+        `Expected \`{"tier": ${LIVE_TIERS.map((name) => `"${name}"`).join(' | ')}}\``,
+        { details: [{ param: 'tier', message: `Expected ${orList(LIVE_TIERS)}` }] },
       );
     }
     const key = await found(keyId, setTier(deps.db, keyId, plans[tier]));
@@ -155,4 +153,9 @@ export function adminRoutes(deps: AppDeps): Router {
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** `a, b, c or d`. */
+function orList(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }

@@ -1,20 +1,15 @@
 import { StorefrontError } from '@storefront/core';
 import express, { type Request, Router } from 'express';
 import { applyEvent, type ProcessorEvent } from '../billing/events.js';
-import {
-  CREDITS_PER_CENT,
-  isPaidTier,
-  PAID_TIERS,
-  TOPUP_MAX_USD,
-  TOPUP_MIN_USD,
-  topupCents,
-} from '../billing/plans.js';
+import { CREDITS_PER_CENT, TOPUP_MAX_USD, TOPUP_MIN_USD, topupCents } from '../billing/plans.js';
 import type { PaymentProcessor, Purchase } from '../billing/processor.js';
 import { liveSubscriptionOf, saveCheckout, usageByDay } from '../billing/store.js';
 import { loadStripe } from '../billing/stripe-module.js';
 import type { AppDeps } from '../deps.js';
+import { invalidKey, liveKey } from '../metering/key-refusals.js';
 import { bearerKey, hashKey, isKeyShaped } from '../metering/keys.js';
 import { findKeyByHash, type KeyRecord } from '../metering/store.js';
+import { isPaidTier, PAID_TIERS } from '../metering/tiers.js';
 
 /** The webhook's path (DESIGN §7). */
 export const WEBHOOK_PATH = '/api/webhooks/payments';
@@ -196,26 +191,14 @@ async function keyOf(req: Request, deps: AppDeps): Promise<KeyRecord> {
 
 async function bearerOf(req: Request, deps: AppDeps): Promise<KeyRecord> {
   const bearer = bearerKey(req.get('authorization'));
-  if (bearer.kind !== 'key') {
-    throw new StorefrontError(
-      'invalid_key',
-      bearer.kind === 'missing'
-        ? 'Send the key as `Authorization: Bearer <key>`'
-        : 'Expected `Authorization: Bearer mk_test_…` or `Bearer mk_live_…`',
-    );
-  }
+  if (bearer.kind !== 'key') throw invalidKey(bearer);
   return known(deps, bearer.key);
 }
 
 async function known(deps: AppDeps, raw: string): Promise<KeyRecord> {
-  const key = await findKeyByHash(deps.db, hashKey(raw));
-  if (key === null || key.revokedAt !== null) {
-    throw new StorefrontError(
-      'invalid_key',
-      key ? `API key ending in \`${key.tail}\` was revoked` : 'Unknown API key',
-    );
-  }
-  return key;
+  const found = liveKey(await findKeyByHash(deps.db, hashKey(raw)));
+  if (!found.ok) throw invalidKey(found.refusal);
+  return found.key;
 }
 
 function eventOf(value: unknown): ProcessorEvent | null {

@@ -2,8 +2,10 @@ import { StorefrontError } from '@storefront/core';
 import { Router } from 'express';
 import { findSubscription, type SubscriptionRecord } from '../billing/store.js';
 import type { AppDeps } from '../deps.js';
+import { invalidKey, liveKey } from '../metering/key-refusals.js';
 import { bearerKey, hashKey, mintKey } from '../metering/keys.js';
 import { findKeyByHash, issueKey, type KeyRecord } from '../metering/store.js';
+import { isUnmetered, PLANLESS_TIER } from '../metering/tiers.js';
 
 /** Keys one client IP may mint per hour (spec "Limits"). */
 export const KEYS_PER_IP_PER_HOUR = 20;
@@ -44,7 +46,7 @@ export function devKeyRoutes(deps: AppDeps): Router {
     const issued = await issueKey(deps.db, minted, {
       ip,
       label: typeof label === 'string' && label !== '' ? label : null,
-      plan: env === 'live' ? plans.prepaid : plans.sandbox,
+      plan: env === 'live' ? plans[PLANLESS_TIER] : plans.sandbox,
       perHour: KEYS_PER_IP_PER_HOUR,
     });
     if (!issued.ok) {
@@ -80,21 +82,10 @@ export function devKeyRoutes(deps: AppDeps): Router {
 
   router.get('/api/dev/balance', async (req, res) => {
     const bearer = bearerKey(req.get('authorization'));
-    if (bearer.kind !== 'key') {
-      throw new StorefrontError(
-        'invalid_key',
-        bearer.kind === 'missing'
-          ? 'Send the key as `Authorization: Bearer <key>`'
-          : 'Expected `Authorization: Bearer mk_test_…` or `Bearer mk_live_…`',
-      );
-    }
-    const key = await findKeyByHash(deps.db, hashKey(bearer.key));
-    if (key === null || key.revokedAt !== null) {
-      throw new StorefrontError(
-        'invalid_key',
-        key ? `API key ending in \`${key.tail}\` was revoked` : 'Unknown API key',
-      );
-    }
+    if (bearer.kind !== 'key') throw invalidKey(bearer);
+    const found = liveKey(await findKeyByHash(deps.db, hashKey(bearer.key)));
+    if (!found.ok) throw invalidKey(found.refusal);
+    const { key } = found;
     const subscription =
       key.subscriptionId === null ? null : await findSubscription(deps.db, key.subscriptionId);
     res.setHeader('Cache-Control', 'no-store');
@@ -126,7 +117,7 @@ export function balanceBody(
     included_remaining:
       key.env === 'test'
         ? key.sandboxRemaining
-        : key.tier === 'enterprise'
+        : isUnmetered(key.tier)
           ? null
           : key.includedRemaining,
     createdAt: key.createdAt,

@@ -4,7 +4,7 @@ import { DEV_SUBSCRIPTION_ACTIONS, type DevSubscriptionAction } from '../billing
 import { CREDITS_PER_CENT, TOPUP_MAX_USD, TOPUP_MIN_USD } from '../billing/plans.js';
 import type { AppDeps } from '../deps.js';
 import { MCP_PATH, MCP_SERVER, mcpClientConfig } from '../mcp-identity.js';
-import { isTier, type TierPlan } from '../metering/tiers.js';
+import { isPaidTier, type TierPlan } from '../metering/tiers.js';
 import {
   allowance,
   CREDIT_PRICE,
@@ -243,7 +243,7 @@ export function developerRoutes(deps: AppDeps): Router {
       );
       return;
     }
-    if (isTier(tier) && tier !== 'sandbox' && tier !== 'prepaid') {
+    if (isPaidTier(tier)) {
       let upgraded = upgradedPages.get(tier);
       if (upgraded === undefined) {
         upgraded = developersPage({ ...input, upgraded: plans[tier] });

@@ -5,7 +5,7 @@ import { termsOf } from '../doors/index.js';
 import { bazaarExtension } from '../doors/x402/bazaar.js';
 import { acceptEntry } from '../doors/x402/requirements.js';
 import { dollars, type RoutePaymentMetadata, routePaymentMetadata } from '../doors/x402/terms.js';
-import { creditsFor } from '../metering/tiers.js';
+import { creditsFor, PAID_TIERS } from '../metering/tiers.js';
 import { CHARGE_RULES } from '../pipeline/charge.js';
 import { runsOnThread } from '../pipeline/work.js';
 import type { AnyRoute } from '../registry/types.js';
@@ -468,7 +468,7 @@ function openApi(deps: AppDeps, payment: RoutePaymentMetadata) {
           name: 'tier',
           in: 'query',
           required: true,
-          schema: { enum: ['pro', 'business', 'enterprise'] },
+          schema: { enum: [...PAID_TIERS] },
         },
       ],
       responses: {

@@ -10,6 +10,7 @@ import type { AppDeps } from '../deps.js';
 import { type ToolResult, toolError, toolResult } from '../doors/mcp/result.js';
 import { toolsOf } from '../doors/mcp/tools.js';
 import { MCP_SERVER } from '../mcp-identity.js';
+import { keyRefusalText, liveKey } from '../metering/key-refusals.js';
 import { bearerKey, hashKey } from '../metering/keys.js';
 import { findKeyByHash } from '../metering/store.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
@@ -213,13 +214,9 @@ async function keyRefusal(
   authorization: string | undefined,
 ): Promise<string | null> {
   const bearer = bearerKey(authorization);
-  if (bearer.kind === 'missing')
-    return 'tools/call needs an API key as Authorization: Bearer <key>';
-  if (bearer.kind === 'malformed') return 'Expected Authorization: Bearer mk_test_… or mk_live_…';
-  const key = await findKeyByHash(deps.db, hashKey(bearer.key));
-  if (key === null) return 'Unknown API key';
-  if (key.revokedAt !== null) return `API key ending in ${key.tail} was revoked`;
-  return null;
+  if (bearer.kind !== 'key') return keyRefusalText(bearer);
+  const found = liveKey(await findKeyByHash(deps.db, hashKey(bearer.key)));
+  return found.ok ? null : keyRefusalText(found.refusal);
 }
 
 /**

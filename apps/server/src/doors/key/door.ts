@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { type KeyRefusal, keyRefusalText } from '../../metering/key-refusals.js';
 import { bearerKey, hashKey } from '../../metering/keys.js';
 import type { Settlements } from '../../metering/settlements.js';
 import {
@@ -8,7 +9,7 @@ import {
   type Finish,
   finish,
 } from '../../metering/store.js';
-import { creditsFor, type Tier, type TierPlan } from '../../metering/tiers.js';
+import { creditsFor, type TierPlans } from '../../metering/tiers.js';
 import type { Door, Headers, PaidCall, Reply } from '../../pipeline/door.js';
 import { errorReply } from '../../pipeline/replies.js';
 import type { PriceTier } from '../../registry/types.js';
@@ -32,7 +33,7 @@ export interface KeyTicket {
 export interface KeyDoorDeps {
   readonly db: Database;
   readonly settlements: Settlements;
-  readonly plans: Readonly<Record<Tier, TierPlan>>;
+  readonly plans: TierPlans;
   /** The instance whose lease holds the reservations; null: none (they wait for the age sweep). */
   readonly instanceId?: string | null;
   /** The 402 answer with the payment terms of `call` (the x402 door's challenge). */
@@ -68,7 +69,7 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
       }
       const { requestId } = call;
       if (bearer.kind === 'malformed') {
-        return refused(errorReply('invalid_key', MALFORMED_KEY, { requestId }));
+        return refused(errorReply('invalid_key', keyRefusalText(bearer), { requestId }));
       }
       const keyHash = hashKey(bearer.key);
       const admission = await admit(deps.db, {
@@ -80,12 +81,12 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
         plans: deps.plans,
         instanceId: deps.instanceId ?? null,
       });
-      if (admission.kind === 'unknown') {
-        return refused(errorReply('invalid_key', 'Unknown API key', { requestId }));
-      }
-      if (admission.kind === 'revoked') {
-        const message = `API key ending in \`${admission.key.tail}\` was revoked`;
-        return refused(errorReply('invalid_key', message, { requestId }));
+      if (admission.kind === 'unknown' || admission.kind === 'revoked') {
+        const refusal: KeyRefusal =
+          admission.kind === 'unknown'
+            ? { kind: 'unknown' }
+            : { kind: 'revoked', tail: admission.key.tail };
+        return refused(errorReply('invalid_key', keyRefusalText(refusal), { requestId }));
       }
       const { key, window } = admission;
       const headers: Record<string, string> = {
@@ -195,9 +196,6 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
   };
 }
 
-const MALFORMED_KEY =
-  'Expected `Authorization: Bearer mk_test_…` or `Bearer mk_live_…` with a key from POST /api/dev/keys';
-
 function refused(reply: Reply): { readonly kind: 'refused'; readonly reply: Reply } {
   return { kind: 'refused', reply };
 }
@@ -211,7 +209,7 @@ function refusalMessage(
   outcome: 'sandbox_exhausted' | 'insufficient_credits',
   key: AdmittedKey,
   price: PriceTier,
-  plans: Readonly<Record<Tier, TierPlan>>,
+  plans: TierPlans,
 ): string {
   if (outcome === 'sandbox_exhausted') {
     return `Sandbox key ending in \`${key.tail}\` has used all of its calls; pay per call with x402 or mint a live key`;
