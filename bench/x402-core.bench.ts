@@ -48,7 +48,7 @@ import {
 } from '../apps/server/src/doors/x402/requirements.js';
 import { MAX_TIMEOUT_SECONDS, type Terms } from '../apps/server/src/doors/x402/terms.js';
 import { migrate, openDatabase } from '../apps/server/src/index.js';
-import type { PaidCall, Reply } from '../apps/server/src/pipeline/door.js';
+import type { CallResult, PaidCall } from '../apps/server/src/pipeline/door.js';
 import { REGISTRY } from '../apps/server/src/registry/index.js';
 import type { AnyRoute, PriceTier } from '../apps/server/src/registry/types.js';
 import { machine, measured, printColumns, printTable } from './lib/report.js';
@@ -797,7 +797,7 @@ function ourDoor(db: Queryable, url: string) {
     ): Promise<Outcome> {
       const admission = await admit(route, tier, headers);
       if (admission.kind === 'thrown') return oursThrown();
-      if (admission.kind === 'refused') return ourReply(admission.reply);
+      if (admission.kind !== 'admitted') return ourAnswer(admission);
       await door.settle(admission.ticket, {
         kind: 'failed',
         error: 'client_closed',
@@ -813,7 +813,7 @@ function ourDoor(db: Queryable, url: string) {
     ): Promise<Outcome> {
       const admission = await admit(route, tier, headers);
       if (admission.kind === 'thrown') return oursThrown();
-      if (admission.kind === 'refused') return ourReply(admission.reply);
+      if (admission.kind !== 'admitted') return ourAnswer(admission);
       const settled = await door.settle(admission.ticket, {
         kind: 'charge',
         outcome: {} as never,
@@ -822,16 +822,20 @@ function ourDoor(db: Queryable, url: string) {
       });
       return settled.ok
         ? { kind: 'admitted', summary: 'settled, 200' }
-        : { ...ourReply(settled.reply), summary: `settle: ${ourReply(settled.reply).summary}` };
+        : {
+            ...ourAnswer(settled.refusal),
+            summary: `settle: ${ourAnswer(settled.refusal).summary}`,
+          };
     },
   };
 }
 
-function ourReply(reply: Reply): Outcome {
-  const error = (reply.body as { error?: string }).error ?? '';
+function ourAnswer(answer: CallResult): Outcome {
+  const status = answer.kind === 'delivered' ? 200 : answer.status;
+  const error = answer.kind === 'delivered' ? '' : answer.code;
   return {
-    kind: reply.status >= 500 ? 'service' : 'payer',
-    summary: `${reply.status} ${error}`,
+    kind: status >= 500 ? 'service' : 'payer',
+    summary: `${status} ${error}`,
   };
 }
 

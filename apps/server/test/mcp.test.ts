@@ -392,7 +392,15 @@ describe('tools come from the registry', () => {
     const { toolResult } = await import('../src/doors/mcp/result.js');
     const text = 'a'.repeat(MCP_TEXT_MAX_CHARS + 10);
     const result = toolResult(
-      { status: 200, headers: {}, body: { ok: true, url: 'u', text } },
+      {
+        kind: 'delivered',
+        body: { ok: true, url: 'u', text },
+        headers: {},
+        ok: true,
+        error: null,
+        message: null,
+        charge: 'charged',
+      },
       'm',
     );
     const block = (result.content[0] as { text: string }).text;

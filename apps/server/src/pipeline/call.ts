@@ -6,10 +6,10 @@ import type { Compute } from '../work/compute.js';
 import { withinDeadline } from '../work/deadline.js';
 import { ComputeCancelledError, callDeadline } from '../work/limits.js';
 import { chargeFor } from './charge.js';
-import type { Door, Ending, PaidCall, Reply } from './door.js';
+import type { CallResult, Door, Ending, PaidCall } from './door.js';
 import type { WorkOutcome } from './outcome.js';
 import { readParams } from './params.js';
-import { errorReply } from './replies.js';
+import { refusal, resultRefusal } from './refusal.js';
 import { perform } from './work.js';
 
 /** What the pipeline needs from the service. */
@@ -28,15 +28,17 @@ export interface PipelineDeps {
 /** `Retry-After` of a call refused because the instance is shutting down (s). */
 export const DRAINING_RETRY_SECONDS = 1;
 
-/** How the pipeline talks to the caller, whatever the framework. */
+/** How the pipeline talks to the caller, whatever the transport. */
 export interface Exchange {
   /** Aborts when the caller leaves before its answer has been written. */
   readonly left: AbortSignal;
   /**
-   * Write `reply`; resolves true once it was written in full, false if the caller left.
-   * The pipeline does not wait for it before the call ends.
+   * Answer the call with `result` (typed data: the transport's adapter builds its own
+   * answer from it); resolves true once that answer was written in full, false if the
+   * caller left. The pipeline does not wait for it before the call ends. Called at most
+   * once per call, and not at all when the caller left before there was an answer.
    */
-  send(reply: Reply): Promise<boolean>;
+  send(result: CallResult): Promise<boolean>;
 }
 
 /** A paid call as it arrived: its route, its query, and how to read its headers. */
@@ -51,10 +53,11 @@ export interface CallRequest {
 /**
  * One paid call, door-neutral, as a straight line (DESIGN §1): the params (400 before
  * any payment is asked or taken, on every door) → a shutting-down instance refuses
- * (503 `draining`) → the door admits or refuses → the work (fetch, product, shape) within `budgetMs` from admission → the receipt
- * → the charge by the route's rule → the door settles → the answer. Whatever happens
- * after admission, the door settles the call exactly once; nothing is charged without
- * a delivered result.
+ * (503 `draining`) → the door admits or refuses → the work (fetch, product, shape)
+ * within `budgetMs` from admission → the charge by the route's rule (`chargeFor`) → the
+ * receipt → the door settles → the answer, handed to `exchange` as typed data. Whatever
+ * happens after admission, the door settles the call exactly once; nothing is charged
+ * without a delivered result.
  */
 export async function runPaidCall<T>(
   deps: PipelineDeps,
@@ -67,9 +70,7 @@ export async function runPaidCall<T>(
   const read = readParams(route, request.query);
   if (!read.ok) {
     const message = `Invalid parameters for ${route.path}`;
-    await exchange.send(
-      errorReply('invalid_params', message, { requestId, details: read.details }),
-    );
+    await exchange.send(refusal('invalid_params', message, { requestId, details: read.details }));
     return;
   }
   const call: PaidCall = {
@@ -83,17 +84,17 @@ export async function runPaidCall<T>(
   // caller retries, and a load balancer sends the retry to another instance.
   if (deps.draining?.() === true) {
     await exchange.send(
-      errorReply(
+      refusal(
         'draining',
         `This instance is shutting down and admits no new calls; retry in ${DRAINING_RETRY_SECONDS} s`,
-        { requestId, headers: { 'Retry-After': String(DRAINING_RETRY_SECONDS) } },
+        { requestId, retryAfterSeconds: DRAINING_RETRY_SECONDS },
       ),
     );
     return;
   }
   const admission = await door.admit(call);
-  if (admission.kind === 'refused') {
-    await exchange.send(admission.reply);
+  if (admission.kind !== 'admitted') {
+    await exchange.send(admission);
     return;
   }
   const { ticket, headers } = admission;
@@ -126,10 +127,11 @@ export async function runPaidCall<T>(
     throw error;
   }
 
+  // The one decision of what the outcome costs and how it is answered.
   const charge = chargeFor(call.route, outcome);
   if (charge.kind === 'refuse') {
     await door.settle(ticket, { kind: 'refuse', outcome, status: charge.status });
-    await exchange.send({ status: charge.status, headers, body: outcome.body });
+    await exchange.send(resultRefusal(outcome, charge.status, headers));
     return;
   }
   // The caller left while the work ran: nothing can be delivered, so nothing is charged.
@@ -152,10 +154,19 @@ export async function runPaidCall<T>(
   };
   const settled = await door.settle(ticket, ending);
   if (!settled.ok) {
-    await exchange.send(settled.reply);
+    await exchange.send(settled.refusal);
     return;
   }
-  const written = exchange.send({ status: 200, headers: { ...headers, ...settled.headers }, body });
+  const ok = outcome.kind === 'delivered' && outcome.ok;
+  const written = exchange.send({
+    kind: 'delivered',
+    body,
+    headers: { ...headers, ...settled.headers },
+    ok,
+    error: ok ? null : outcome.error,
+    message: ok ? null : (outcome.message ?? null),
+    charge: charge.kind === 'charge' ? 'charged' : 'free',
+  });
   // The door hears once the answer was written; the call does not wait for it (an MCP
   // answer is written only after the tool's result has been handed back).
   const { delivered } = door;

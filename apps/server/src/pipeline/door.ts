@@ -1,15 +1,55 @@
-import type { AnyRoute, CallFacts, PriceTier } from '../registry/types.js';
+import type { AnyRoute, CallFacts, ParamProblem, PriceTier } from '../registry/types.js';
 import type { WorkOutcome } from './outcome.js';
 
 /** Response headers, by name. */
 export type Headers = Readonly<Record<string, string>>;
 
-/** An answer as the pipeline and the doors build it; the framework adapter writes it. */
-export interface Reply {
+/**
+ * A call answered without its result, the reason as data; nothing is charged. The
+ * adapter of each transport builds its answer from these fields: HTTP writes `status`,
+ * `headers` and `body`; MCP writes a tool error from `code`, `message`, `details` and
+ * `retryAfterSeconds`, or a transport-level 401 for `invalid_key`.
+ */
+export interface Refusal {
+  readonly kind: 'refused';
+  /** A service error code, or the product's code of a result answered before charging. */
+  readonly code: string;
+  readonly message: string;
+  /** The HTTP status of the answer. */
   readonly status: number;
+  /** When to call again (s): a rate limit, calls in flight, a draining instance; null: no hint. */
+  readonly retryAfterSeconds: number | null;
+  /** Each parameter's problem (`invalid_params`); empty otherwise. */
+  readonly details: readonly ParamProblem[];
+  /** The answer's headers (`RateLimit-*`, `Retry-After`, the x402 terms …). */
   readonly headers: Headers;
+  /**
+   * The answer's body over HTTP: the error body, the payment terms of a 402, or the
+   * `ok:false` result of a route that answers failures before charging.
+   */
   readonly body: unknown;
 }
+
+/** A call answered with its result (HTTP 200), and what that cost. */
+export interface Delivery {
+  readonly kind: 'delivered';
+  /** The result as delivered, its receipt included. */
+  readonly body: Record<string, unknown>;
+  readonly headers: Headers;
+  /** The product's verdict: a route may deliver an `ok:false` result (its charge rule says). */
+  readonly ok: boolean;
+  /** The code and message of an `ok:false` result; null on success. */
+  readonly error: string | null;
+  readonly message: string | null;
+  /**
+   * What the delivery cost: `charged` by the route's rule, `free`, or `paid-earlier`: the
+   * result a payment already made paid for (an x402 retry), handed back without work.
+   */
+  readonly charge: 'charged' | 'free' | 'paid-earlier';
+}
+
+/** What a paid call came to, as the pipeline hands it to the adapter that writes it. */
+export type CallResult = Delivery | Refusal;
 
 /** A paid call whose params were read: what a door decides on. */
 export interface PaidCall {
@@ -24,7 +64,8 @@ export interface PaidCall {
 
 /**
  * What a door decided before any work: admitted, with what it holds for the call (its
- * ticket) and the headers every answer of the call carries; or refused, with the answer.
+ * ticket) and the headers every answer of the call carries; refused; or answered
+ * without any work (an x402 retry of a payment already made gets the paid result).
  */
 export type Admission<T> =
   | {
@@ -33,8 +74,8 @@ export type Admission<T> =
       readonly metered: boolean;
       readonly headers: Headers;
     }
-  /** Refused, or answered without any work (an x402 retry of a payment already made). */
-  | { readonly kind: 'refused'; readonly reply: Reply };
+  | Refusal
+  | Delivery;
 
 /**
  * How an admitted call ended, as its door settles it:
@@ -58,10 +99,10 @@ export type Ending =
       readonly upstreamStatus: number | null;
     };
 
-/** What a door's settlement made of an ending: the answer goes out (with headers), or is replaced. */
+/** What a door's settlement made of an ending: the answer goes out (with headers), or is refused. */
 export type Settled =
   | { readonly ok: true; readonly headers: Headers }
-  | { readonly ok: false; readonly reply: Reply };
+  | { readonly ok: false; readonly refusal: Refusal };
 
 /**
  * An access door: a thin adapter that admits or refuses a call before its work and
@@ -72,7 +113,7 @@ export interface Door<T> {
   admit(call: PaidCall): Promise<Admission<T>>;
   /**
    * Before the answer goes out: take the payment of a charged call (a door that cannot
-   * answers with a reply that replaces the result), give back what any other held.
+   * refuses, and the refusal replaces the result), give back what any other held.
    */
   settle(ticket: T, ending: Ending): Promise<Settled>;
   /**

@@ -8,12 +8,13 @@ export interface Signable extends Envelope {
 }
 
 /**
- * What a call's work produced.
- * - `delivered`: a 200 answer. `ok` is the product's verdict; `sign` is present on
- *   success and the body gets `attestation` from it.
- * - `undeliverable`: answered with an error status before charging: 503 on routes whose
- *   rule is `before-charging` (and for any page the service gave up on), or the status
- *   of a code of its own (`not_found` 404).
+ * What a call's work produced, before any charge rule is applied (`chargeFor` decides
+ * what each costs and how it is answered).
+ * - `delivered`: the product's answer. `ok` is its verdict; `sign` is present on
+ *   success and the body gets `attestation` from it. An `ok:false` answer is delivered,
+ *   charged or not, or answered before charging, by the route's rule.
+ * - `undeliverable`: the service gave up on the page (a product past its deadline or
+ *   heap bound): answered 503 `page_too_complex` before charging, whatever the rule.
  */
 export type WorkOutcome =
   | {
@@ -23,12 +24,15 @@ export type WorkOutcome =
       readonly body: Record<string, unknown>;
       readonly sign: Signable | null;
       readonly error: string | null;
+      /** The failure's message; absent on success. */
+      readonly message?: string;
       readonly upstreamStatus: number | null;
     }
   | {
       readonly kind: 'undeliverable';
       readonly body: Record<string, unknown>;
       readonly error: string;
+      readonly message?: string;
       readonly upstreamStatus: number | null;
     };
 
@@ -43,11 +47,10 @@ export interface Failure {
 }
 
 /**
- * The answer of a failed call: `{ok:false, url, status?, …fields, error, message}`,
- * delivered (charged or not by the route's rule) or, when `undeliverable`, answered
- * before charging.
+ * The answer of a failed call: `{ok:false, url, status?, …fields, error, message}`; when
+ * the service `gaveUp` on the page, undeliverable whatever the route's rule.
  */
-export function failed(failure: Failure, undeliverable: boolean): WorkOutcome {
+export function failed(failure: Failure, gaveUp = false): WorkOutcome {
   const body: Record<string, unknown> = {
     ok: false,
     url: failure.url,
@@ -56,10 +59,10 @@ export function failed(failure: Failure, undeliverable: boolean): WorkOutcome {
     error: failure.error,
     message: failure.message,
   };
-  const { error, status: upstreamStatus } = failure;
-  return undeliverable
-    ? { kind: 'undeliverable', body, error, upstreamStatus }
-    : { kind: 'delivered', ok: false, body, sign: null, error, upstreamStatus };
+  const { error, message, status: upstreamStatus } = failure;
+  return gaveUp
+    ? { kind: 'undeliverable', body, error, message, upstreamStatus }
+    : { kind: 'delivered', ok: false, body, sign: null, error, message, upstreamStatus };
 }
 
 /** A successful answer: the body, and the text and envelope its receipt signs. */

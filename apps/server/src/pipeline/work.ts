@@ -41,9 +41,10 @@ export interface WorkServices {
  * product thread when it parses a downloaded body; on the event loop when it only reads
  * a response head or fetch results, where the hand-off would cost more than the
  * product), and shape the answer. Upstream faults and bad content become `ok:false`
- * outcomes, never throws; a product stopped at its deadline or heap bound is answered
- * 503 `page_too_complex` before charging, whatever the route's rule, since the service
- * gave up on the page.
+ * outcomes, never throws; a product stopped at its deadline or heap bound is
+ * undeliverable (503 `page_too_complex`), since the service gave up on the page. What
+ * an outcome costs, and whether an `ok:false` one is delivered, is `chargeFor`'s
+ * decision, not this one's: the work never reads the charge rule.
  */
 export async function perform<P, S extends Source, O>(
   route: RouteDefinition<P, S, O>,
@@ -51,7 +52,6 @@ export async function perform<P, S extends Source, O>(
   services: WorkServices,
   call: CallFacts,
 ): Promise<WorkOutcome> {
-  const undeliverable = route.chargeRule === 'before-charging';
   const { reads } = route;
   const url =
     reads.kind === 'fetches' || reads.kind === 'walk' || reads.kind === 'gather'
@@ -72,7 +72,7 @@ export async function perform<P, S extends Source, O>(
   } else if (url !== null) {
     const fetched = await services.fetcher.fetch(url, fetchInit(reads));
     const page = pageOf(fetched, url, reads.kind === 'page' && reads.anyStatus === true);
-    if (!page.ok) return failed(page, undeliverable);
+    if (!page.ok) return failed(page);
     source = { kind: 'page', doc: page.doc };
   } else if (reads.kind === 'fetches') {
     const at = services.clock().toISOString();
@@ -106,16 +106,13 @@ export async function perform<P, S extends Source, O>(
   const shaped = route.shape(output, input, call);
   if (!shaped.ok) {
     const at = shaped.at ?? { url: page?.url ?? '', status: page?.status ?? null };
-    return failed(
-      {
-        error: shaped.error,
-        message: shaped.message ?? shaped.error,
-        url: at.url,
-        status: at.status,
-        ...(shaped.fields === undefined ? {} : { fields: shaped.fields }),
-      },
-      undeliverable,
-    );
+    return failed({
+      error: shaped.error,
+      message: shaped.message ?? shaped.error,
+      url: at.url,
+      status: at.status,
+      ...(shaped.fields === undefined ? {} : { fields: shaped.fields }),
+    });
   }
   const envelope =
     shaped.envelope ??

@@ -2,7 +2,7 @@ import { finished } from 'node:stream';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { type CallRequest, type Exchange, runPaidCall } from '../pipeline/call.js';
-import type { Reply } from '../pipeline/door.js';
+import type { CallResult } from '../pipeline/door.js';
 
 /** The payment headers of the x402 door (v2, v1). */
 const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
@@ -10,7 +10,7 @@ const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
 /**
  * The paid routes on Express: one route and a map (a paid call matches one layer,
  * whatever the catalog's size). This adapter only reads the request, picks the door
- * and writes the pipeline's replies; the call itself is `runPaidCall`.
+ * and writes the pipeline's results; the call itself is `runPaidCall`.
  */
 export function buyRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -48,10 +48,10 @@ function exchangeOf(res: Response): Exchange {
   res.once('close', onClose);
   return {
     left: left.signal,
-    send(reply) {
+    send(result) {
       res.off('close', onClose);
       if (res.destroyed) return Promise.resolve(false);
-      sendJson(res, reply);
+      sendJson(res, result);
       return new Promise((resolve) => {
         const stop = finished(res, (failure) => {
           stop();
@@ -63,14 +63,15 @@ function exchangeOf(res: Response): Exchange {
 }
 
 /**
- * Answer a paid call: JSON, not cacheable, and sent as is. Express's `res.json` would
- * hash the body for an ETag and could answer a matching `If-None-Match` with an empty
- * 304, which for a paid call would be a charge without a result.
+ * Answer a paid call over HTTP: a delivered result is 200, a refusal its own status;
+ * JSON, not cacheable, and sent as is. Express's `res.json` would hash the body for an
+ * ETag and could answer a matching `If-None-Match` with an empty 304, which for a paid
+ * call would be a charge without a result.
  */
-function sendJson(res: Response, reply: Reply): void {
-  const json = Buffer.from(JSON.stringify(reply.body), 'utf8');
-  res.statusCode = reply.status;
-  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+function sendJson(res: Response, result: CallResult): void {
+  const json = Buffer.from(JSON.stringify(result.body), 'utf8');
+  res.statusCode = result.kind === 'delivered' ? 200 : result.status;
+  for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', json.length);
   res.setHeader('Cache-Control', 'no-store');

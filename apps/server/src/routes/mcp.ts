@@ -14,7 +14,7 @@ import { keyRefusalText, liveKey } from '../metering/key-refusals.js';
 import { bearerKey, hashKey } from '../metering/keys.js';
 import { findKeyByHash } from '../metering/store.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
-import type { Reply } from '../pipeline/door.js';
+import type { CallResult } from '../pipeline/door.js';
 import type { AnyRoute } from '../registry/types.js';
 
 /** The largest JSON-RPC request read (a tool call's arguments are query-sized). */
@@ -140,14 +140,14 @@ export function mcpRoutes(deps: AppDeps): Router {
       if (!res.writableFinished) left.abort();
     };
     res.once('close', onClose);
-    let answer: (reply: Reply) => void = () => {};
-    const answered = new Promise<Reply>((resolve) => {
+    let answer: (result: CallResult) => void = () => {};
+    const answered = new Promise<CallResult>((resolve) => {
       answer = resolve;
     });
     const exchange: Exchange = {
       left: AbortSignal.any([left.signal, cancelled]),
-      send(reply) {
-        answer(reply);
+      send(result) {
+        answer(result);
         // The tool result is written with the JSON-RPC answer, once this handler returns.
         return new Promise<boolean>((resolve) => {
           if (res.writableFinished) resolve(true);
@@ -164,10 +164,10 @@ export function mcpRoutes(deps: AppDeps): Router {
       deps.config.callDeadlineMs,
     );
     try {
-      const reply = await Promise.race([answered, running.then(() => null)]);
-      if (reply === null)
+      const result = await Promise.race([answered, running.then(() => null)]);
+      if (result === null)
         return toolError('The call was given up: its caller left. Nothing was charged.');
-      return toolResult(reply, mintUrl);
+      return toolResult(result, mintUrl);
     } catch {
       return toolError(
         `internal_error: the call failed on our side; nothing was charged. Quote request id ${requestId ?? 'unknown'} to support.`,

@@ -10,8 +10,8 @@ import {
   finish,
 } from '../../metering/store.js';
 import { creditsFor, type TierPlans } from '../../metering/tiers.js';
-import type { Door, Headers, PaidCall, Reply } from '../../pipeline/door.js';
-import { errorReply } from '../../pipeline/replies.js';
+import type { Door, Headers, PaidCall, Refusal } from '../../pipeline/door.js';
+import { refusal } from '../../pipeline/refusal.js';
 import type { PriceTier } from '../../registry/types.js';
 import { dollars } from '../x402/terms.js';
 
@@ -37,7 +37,7 @@ export interface KeyDoorDeps {
   /** The instance whose lease holds the reservations; null: none (they wait for the age sweep). */
   readonly instanceId?: string | null;
   /** The 402 answer with the payment terms of `call` (the x402 door's challenge). */
-  paymentRequired(call: PaidCall, error: PaymentRefusal, message: string): Reply;
+  paymentRequired(call: PaidCall, error: PaymentRefusal, message: string): Refusal;
 }
 
 /** The 402 refusals of the key door, each answered with the payment terms. */
@@ -59,17 +59,15 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
     async admit(call) {
       const bearer = bearerKey(call.header('authorization'));
       if (bearer.kind === 'missing') {
-        return refused(
-          deps.paymentRequired(
-            call,
-            'payment_required',
-            `${call.route.path} costs ${dollars(call.price.amount)} per call; pay with x402 or send an API key as \`Authorization: Bearer <key>\``,
-          ),
+        return deps.paymentRequired(
+          call,
+          'payment_required',
+          `${call.route.path} costs ${dollars(call.price.amount)} per call; pay with x402 or send an API key as \`Authorization: Bearer <key>\``,
         );
       }
       const { requestId } = call;
       if (bearer.kind === 'malformed') {
-        return refused(errorReply('invalid_key', keyRefusalText(bearer), { requestId }));
+        return refusal('invalid_key', keyRefusalText(bearer), { requestId });
       }
       const keyHash = hashKey(bearer.key);
       const admission = await admit(deps.db, {
@@ -82,11 +80,11 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
         instanceId: deps.instanceId ?? null,
       });
       if (admission.kind === 'unknown' || admission.kind === 'revoked') {
-        const refusal: KeyRefusal =
+        const why: KeyRefusal =
           admission.kind === 'unknown'
             ? { kind: 'unknown' }
             : { kind: 'revoked', tail: admission.key.tail };
-        return refused(errorReply('invalid_key', keyRefusalText(refusal), { requestId }));
+        return refusal('invalid_key', keyRefusalText(why), { requestId });
       }
       const { key, window } = admission;
       const headers: Record<string, string> = {
@@ -97,33 +95,26 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
       };
       switch (admission.kind) {
         case 'rate_limited':
-          return refused(
-            errorReply(
-              'rate_limited',
-              `The ${key.tier} plan allows ${window.limit} calls per minute; retry in ${window.resetSeconds} s`,
-              { requestId, headers: { ...headers, 'Retry-After': String(window.resetSeconds) } },
-            ),
+          return refusal(
+            'rate_limited',
+            `The ${key.tier} plan allows ${window.limit} calls per minute; retry in ${window.resetSeconds} s`,
+            { requestId, headers, retryAfterSeconds: window.resetSeconds },
           );
         case 'too_many_in_flight':
           // A call in flight ends within the fetch deadline plus the product's; most sooner.
-          return refused(
-            errorReply(
-              'too_many_in_flight',
-              `The ${key.tier} plan allows ${admission.inFlight} calls in flight at once; retry in ${IN_FLIGHT_RETRY_SECONDS} s`,
-              {
-                requestId,
-                headers: { ...headers, 'Retry-After': String(IN_FLIGHT_RETRY_SECONDS) },
-              },
-            ),
+          return refusal(
+            'too_many_in_flight',
+            `The ${key.tier} plan allows ${admission.inFlight} calls in flight at once; retry in ${IN_FLIGHT_RETRY_SECONDS} s`,
+            { requestId, headers, retryAfterSeconds: IN_FLIGHT_RETRY_SECONDS },
           );
         case 'sandbox_exhausted':
         case 'insufficient_credits': {
-          const reply = deps.paymentRequired(
+          const terms = deps.paymentRequired(
             call,
             admission.kind,
             refusalMessage(admission.kind, key, call.price, deps.plans),
           );
-          return refused({ ...reply, headers: { ...headers, ...reply.headers } });
+          return { ...terms, headers: { ...headers, ...terms.headers } };
         }
         case 'reserved': {
           const { source, ledgerId } = admission;
@@ -194,10 +185,6 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
       );
     },
   };
-}
-
-function refused(reply: Reply): { readonly kind: 'refused'; readonly reply: Reply } {
-  return { kind: 'refused', reply };
 }
 
 /** `Storefront-Charge`: what paid the call, and the credits it took. */

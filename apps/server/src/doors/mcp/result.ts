@@ -1,5 +1,5 @@
 import { capString } from '@storefront/core';
-import type { Reply } from '../../pipeline/door.js';
+import type { CallResult } from '../../pipeline/door.js';
 
 /** An MCP `tools/call` result. */
 export interface ToolResult {
@@ -21,52 +21,56 @@ export function toolError(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/** The refusals whose remedy is paying: credits, a plan with calls left, or a new key. */
+const PAYMENT_CODES: ReadonlySet<string> = new Set([
+  'payment_required',
+  'sandbox_exhausted',
+  'insufficient_credits',
+]);
+
+/** The refusals of a key's limits, whose remedy is waiting (`retryAfterSeconds`). */
+const LIMIT_CODES: ReadonlySet<string> = new Set(['rate_limited', 'too_many_in_flight']);
+
 /**
- * The tool result of a paid call's answer (`reply`, as the HTTP route would have sent
- * it): a delivered success is the HTTP body in `structuredContent` with its `text` in a
- * text block; anything else is an `isError` result whose text tells the caller what to
- * do next. `mintUrl` is where a key is minted.
+ * The tool result of a paid call's result, built from its typed fields: a delivered
+ * success is the result in `structuredContent` with its `text` in a text block; an
+ * `ok:false` result or a refusal is an `isError` result whose text says what happened,
+ * what was charged and what to do next. `mintUrl` is where a key is minted.
  */
-export function toolResult(reply: Reply, mintUrl: string): ToolResult {
-  const body = (reply.body ?? {}) as Record<string, unknown>;
-  const error = typeof body.error === 'string' ? body.error : 'internal_error';
-  const message = typeof body.message === 'string' ? body.message : 'The call failed';
-  if (reply.status === 200 && body.ok === true) {
-    return { content: [{ type: 'text', text: textBlock(body) }], structuredContent: body };
+export function toolResult(result: CallResult, mintUrl: string): ToolResult {
+  if (result.kind === 'delivered') {
+    if (result.ok) {
+      const { body } = result;
+      return { content: [{ type: 'text', text: textBlock(body) }], structuredContent: body };
+    }
+    const charged = result.charge === 'charged';
+    return toolError(
+      `${result.error ?? 'internal_error'}: ${result.message ?? 'The call failed'}. ${charged ? 'This attempt was charged (the route charges per attempt).' : 'Nothing was charged.'}`,
+    );
   }
-  const charge = reply.headers['Storefront-Charge'];
-  switch (reply.status) {
-    case 200: {
-      const charged = charge !== undefined && charge !== 'none';
-      return toolError(
-        `${error}: ${message}. ${charged ? 'This attempt was charged (the route charges per attempt).' : 'Nothing was charged.'}`,
-      );
-    }
-    case 400: {
-      const details = Array.isArray(body.details)
-        ? (body.details as { param?: string; message?: string }[])
-            .map((d) => `\`${d.param ?? '?'}\`: ${d.message ?? 'invalid'}`)
-            .join('; ')
-        : '';
-      return toolError(
-        `invalid_params: ${details || message}. Nothing was charged; fix the arguments and call again.`,
-      );
-    }
-    case 401:
-      return toolError(
-        `${error}: ${message}. Mint a key at ${mintUrl} and send it as \`Authorization: Bearer <key>\`.`,
-      );
-    case 402:
-      return toolError(
-        `${error}: ${message}. Nothing was charged. Add credits to the key, move it to a plan with calls left, or mint a key at ${mintUrl}.`,
-      );
-    case 429: {
-      const wait = reply.headers['Retry-After'] ?? '1';
-      return toolError(`${error}: ${message}. Nothing was charged; wait ${wait} s and call again.`);
-    }
-    default:
-      return toolError(`${error}: ${message}. Nothing was charged.`);
+  const { code, message } = result;
+  if (code === 'invalid_params') {
+    const details = result.details.map((d) => `\`${d.param}\`: ${d.message}`).join('; ');
+    return toolError(
+      `invalid_params: ${details || message}. Nothing was charged; fix the arguments and call again.`,
+    );
   }
+  if (code === 'invalid_key') {
+    return toolError(
+      `${code}: ${message}. Mint a key at ${mintUrl} and send it as \`Authorization: Bearer <key>\`.`,
+    );
+  }
+  if (PAYMENT_CODES.has(code)) {
+    return toolError(
+      `${code}: ${message}. Nothing was charged. Add credits to the key, move it to a plan with calls left, or mint a key at ${mintUrl}.`,
+    );
+  }
+  if (LIMIT_CODES.has(code)) {
+    return toolError(
+      `${code}: ${message}. Nothing was charged; wait ${result.retryAfterSeconds ?? 1} s and call again.`,
+    );
+  }
+  return toolError(`${code}: ${message}. Nothing was charged.`);
 }
 
 /** The text block of a success: the result's `text`, cut with a notice past {@link MCP_TEXT_MAX_CHARS}. */

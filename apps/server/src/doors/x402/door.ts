@@ -1,7 +1,7 @@
 import { sha256Hex } from '@storefront/core';
 import type { Queryable } from '../../db/database.js';
-import type { Door, PaidCall, Reply } from '../../pipeline/door.js';
-import { errorReply } from '../../pipeline/replies.js';
+import type { Delivery, Door, PaidCall, Refusal } from '../../pipeline/door.js';
+import { refusal } from '../../pipeline/refusal.js';
 import type { AuthorizationLedger } from './chain.js';
 import {
   claimPayment,
@@ -59,7 +59,7 @@ export interface X402DoorDeps {
 
 /** The x402 door, and the 402 answer with the payment terms of a call (both faces). */
 export interface X402Door extends Door<X402Ticket> {
-  paymentRequired(call: PaidCall, error: ChallengeCode, message: string): Reply;
+  paymentRequired(call: PaidCall, error: ChallengeCode, message: string): Refusal;
 }
 
 /** What settling a payment came to, recorded in its row. */
@@ -84,14 +84,21 @@ export function x402Door(deps: X402DoorDeps): X402Door {
   const { db, facilitator, ledger, terms } = deps;
   const requirementsOf = (call: PaidCall) =>
     requirementsFor(call.route, call.price, deps.publicBaseUrl, terms);
-  const challengeReply = (requirements: Requirements, error: ChallengeCode, message: string) => {
+  const challengeRefusal = (
+    requirements: Requirements,
+    error: ChallengeCode,
+    message: string,
+  ): Refusal => {
     const faces = challenge(requirements, error, message);
-    return { status: 402, headers: { [PAYMENT_REQUIRED_HEADER]: faces.header }, body: faces.body };
+    return refusal(error, message, {
+      headers: { [PAYMENT_REQUIRED_HEADER]: faces.header },
+      body: faces.body,
+    });
   };
   const unavailable = (call: PaidCall, reason: string) =>
-    errorReply('facilitator_unavailable', reason, {
+    refusal('facilitator_unavailable', reason, {
       requestId: call.requestId,
-      headers: { 'Retry-After': String(FACILITATOR_RETRY_SECONDS) },
+      retryAfterSeconds: FACILITATOR_RETRY_SECONDS,
     });
   const minValiditySeconds = MIN_VALIDITY_SECONDS + Math.ceil(deps.callDeadlineMs / 1000);
   const nowSeconds = () => Math.floor(deps.clock().getTime() / 1000);
@@ -149,19 +156,30 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     return { paid: false, certain: false, reason };
   }
 
-  /** The paid answer of a call: its result with the settlement header. */
-  const paidReply = (
+  /** The result a payment already made paid for, with its settlement header. */
+  const paidResult = (
     payment: Pick<Payment, 'version' | 'payer'>,
     transaction: string,
     network: string,
-    body: unknown,
-  ): Reply => {
+    stored: unknown,
+  ): Delivery => {
     const header = settlementHeader(payment.version, {
       transaction,
       network,
       payer: payment.payer,
     });
-    return { status: 200, headers: { [header.name]: header.value }, body };
+    // The result this door stored before settling: a result body of the pipeline's.
+    const body = (stored ?? {}) as Record<string, unknown>;
+    const ok = body.ok === true;
+    return {
+      kind: 'delivered',
+      body,
+      headers: { [header.name]: header.value },
+      ok,
+      error: ok || typeof body.error !== 'string' ? null : body.error,
+      message: ok || typeof body.message !== 'string' ? null : body.message,
+      charge: 'paid-earlier',
+    };
   };
 
   const settlementFailed = (
@@ -173,7 +191,7 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     const why = end.certain
       ? `it was refused (${end.reason}); nothing was charged`
       : `its outcome is not known yet (${end.reason}). Send the same payment again (the same ${payment.header} header) to receive the result if the transfer lands; nothing is charged otherwise (request id ${requestId ?? 'unknown'})`;
-    return challengeReply(
+    return challengeRefusal(
       requirements,
       'settlement_failed',
       `The payment of ${dollars(payment.value)} could not be settled, so no result was released: ${why}`,
@@ -192,12 +210,13 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     call: PaidCall,
     requirements: Requirements,
     own: Payment | null,
-  ): Promise<Reply | null> {
-    const replayed = (message: string) => challengeReply(requirements, 'payment_replayed', message);
+  ): Promise<Refusal | Delivery | null> {
+    const replayed = (message: string) =>
+      challengeRefusal(requirements, 'payment_replayed', message);
     if (row.state === 'settled') {
       return row.result === null || row.transaction === null
         ? replayed(`Payment ${row.nonce} of ${row.payer} was already used and its result delivered`)
-        : paidReply(
+        : paidResult(
             { version: row.x402Version, payer: row.payer },
             row.transaction,
             row.network,
@@ -211,7 +230,7 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     }
     const found = await reconcileTaken(db, ledger, row, nowSeconds(), true);
     if (found.kind === 'paid') {
-      return paidReply(
+      return paidResult(
         { version: row.x402Version, payer: row.payer },
         found.transaction,
         row.network,
@@ -220,7 +239,7 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     }
     if (found.kind === 'expired') return null;
     if (own === null || found.kind === 'unknown') {
-      return challengeReply(
+      return challengeRefusal(
         requirements,
         'settlement_failed',
         `An earlier payment of this call (nonce ${row.nonce}) has an unknown outcome until it expires; retry with that payment's own header${found.kind === 'unknown' ? ` (${found.reason})` : ''}`,
@@ -233,27 +252,29 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     }
     const end = await settleRecorded(row.id, own, requirements, true);
     return end.paid
-      ? paidReply(own, end.transaction, end.network, row.result)
+      ? paidResult(own, end.transaction, end.network, row.result)
       : settlementFailed(requirements, own, end, call.requestId);
   }
 
   return {
     name: 'x402',
 
-    paymentRequired: (call, error, message) => challengeReply(requirementsOf(call), error, message),
+    paymentRequired: (call, error, message) =>
+      challengeRefusal(requirementsOf(call), error, message),
 
     async admit(call) {
       const requirements = requirementsOf(call);
       const read = readPayment((name) => call.header(name));
       if (read === null) {
         const message = `${call.route.path} costs ${requirements.price} per call; pay with x402 (PAYMENT-SIGNATURE or X-PAYMENT) or send an API key as \`Authorization: Bearer <key>\``;
-        return refused(challengeReply(requirements, 'payment_required', message));
+        return challengeRefusal(requirements, 'payment_required', message);
       }
-      if (!read.ok) return refused(challengeReply(requirements, read.error, read.message));
+      if (!read.ok) return challengeRefusal(requirements, read.error, read.message);
       const { payment } = read;
       if (facilitator === null) {
-        return refused(
-          unavailable(call, 'This service has no x402 facilitator configured; pay with an API key'),
+        return unavailable(
+          call,
+          'This service has no x402 facilitator configured; pay with an API key',
         );
       }
 
@@ -273,42 +294,38 @@ export function x402Door(deps: X402DoorDeps): X402Door {
         // The same payment again, after an answer that carried no result.
         if (row !== null && row.payloadHash === hashes.payloadHash && holdsResult(row)) {
           if (row.route !== requirements.route || row.callHash !== hashes.callHash) {
-            return refused(challengeReply(requirements, 'payment_mismatch', OTHER_CALL));
+            return challengeRefusal(requirements, 'payment_mismatch', OTHER_CALL);
           }
-          const reply = await earlier(row, call, requirements, payment);
-          if (reply !== null) return refused(reply);
+          const answer = await earlier(row, call, requirements, payment);
+          if (answer !== null) return answer;
         }
-        if (problem !== null)
-          return refused(challengeReply(requirements, problem.error, problem.message));
-        return refused(
-          challengeReply(
-            requirements,
-            'payment_replayed',
-            `This authorization (payer ${payment.payer}, nonce ${payment.nonce}) was already used; sign a new payment`,
-          ),
+        if (problem !== null) return challengeRefusal(requirements, problem.error, problem.message);
+        return challengeRefusal(
+          requirements,
+          'payment_replayed',
+          `This authorization (payer ${payment.payer}, nonce ${payment.nonce}) was already used; sign a new payment`,
         );
       }
       const release = (error: string) => finishPayment(db, claim.id, { state: 'released', error });
       if (problem !== null) {
         await release(problem.error);
-        return refused(challengeReply(requirements, problem.error, problem.message));
+        return challengeRefusal(requirements, problem.error, problem.message);
       }
 
       const verified = await facilitator.verify(payment, requirements);
       if (!verified.ok) {
         await release(`${verified.kind}: ${verified.reason}`);
         if (verified.kind === 'unavailable') {
-          return refused(
-            unavailable(call, `The facilitator could not verify the payment: ${verified.reason}`),
+          return unavailable(
+            call,
+            `The facilitator could not verify the payment: ${verified.reason}`,
           );
         }
         const detail = verified.detail === null ? '' : ` (${verified.detail})`;
-        return refused(
-          challengeReply(
-            requirements,
-            'payment_rejected',
-            `The facilitator refused the payment: ${verified.reason}${detail}`,
-          ),
+        return challengeRefusal(
+          requirements,
+          'payment_rejected',
+          `The facilitator refused the payment: ${verified.reason}${detail}`,
         );
       }
       // A verified payment naming the id of an earlier one: that one's result, if paid.
@@ -317,12 +334,12 @@ export function x402Door(deps: X402DoorDeps): X402Door {
         if (row !== null) {
           if (row.route !== requirements.route || row.callHash !== hashes.callHash) {
             await release('payment_mismatch');
-            return refused(challengeReply(requirements, 'payment_mismatch', OTHER_CALL_ID));
+            return challengeRefusal(requirements, 'payment_mismatch', OTHER_CALL_ID);
           }
-          const reply = await earlier(row, call, requirements, null);
-          if (reply !== null) {
+          const answer = await earlier(row, call, requirements, null);
+          if (answer !== null) {
             await release(`payment id ${payment.paymentId} answered by payment ${row.nonce}`);
-            return refused(reply);
+            return answer;
           }
         }
       }
@@ -351,7 +368,10 @@ export function x402Door(deps: X402DoorDeps): X402Door {
       await markSettling(db, claimId, ending.body);
       const end = await settleRecorded(claimId, payment, requirements, false);
       if (!end.paid) {
-        return { ok: false, reply: settlementFailed(requirements, payment, end, ticket.requestId) };
+        return {
+          ok: false,
+          refusal: settlementFailed(requirements, payment, end, ticket.requestId),
+        };
       }
       const header = settlementHeader(payment.version, {
         transaction: end.transaction,
@@ -371,8 +391,4 @@ const OTHER_CALL_ID =
 /** Whether a row may hold a result for a retry: unknown, stale, or paid with a result kept. */
 function holdsResult(row: StoredPayment): boolean {
   return row.state === 'unknown' || row.stale || (row.state === 'settled' && row.result !== null);
-}
-
-function refused(reply: Reply): { readonly kind: 'refused'; readonly reply: Reply } {
-  return { kind: 'refused', reply };
 }
