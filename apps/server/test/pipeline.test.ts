@@ -114,12 +114,27 @@ function fakeCompute(runner: Runner, leave: () => void): Compute {
 
 /** A door that records what the pipeline asks of it, and answers as told. */
 function recordingDoor(
-  options: { readonly admit?: 'admit' | 'refuse'; readonly settle?: 'ok' | 'refuse' } = {},
+  options: {
+    readonly admit?: 'admit' | 'refuse';
+    readonly settle?: 'ok' | 'refuse';
+    /** Screen callers by their headers, as the MCP door does (none here has a key). */
+    readonly screen?: boolean;
+  } = {},
 ) {
   const calls: string[] = [];
   const endings: Ending[] = [];
   const door: Door<string> = {
     name: 'key',
+    ...(options.screen === true
+      ? {
+          screen(request) {
+            calls.push('screen');
+            return request.header('authorization') === undefined
+              ? refusal('invalid_key', 'No key', { requestId: request.requestId })
+              : null;
+          },
+        }
+      : {}),
     async admit(call) {
       calls.push(`admit ${call.route.name}`);
       if (options.admit === 'refuse') {
@@ -191,6 +206,15 @@ describe('the door settles exactly once', () => {
     const c = await call({ door: { admit: 'refuse' } });
     expect(c.calls).toStrictEqual(['admit probe']);
     expect(c.sent).toMatchObject([{ kind: 'refused', code: 'insufficient_credits', status: 402 }]);
+  });
+
+  it('refused by its headers (the MCP door without a key): before the params, nothing settled', async () => {
+    const c = await call({
+      door: { screen: true },
+      query: { url: 'http://site.test/', verdict: 'maybe' },
+    });
+    expect(c.calls).toStrictEqual(['screen']);
+    expect(c.sent).toMatchObject([{ kind: 'refused', code: 'invalid_key', status: 401 }]);
   });
 
   it('invalid params: answered 400 before the door is asked anything', async () => {

@@ -4,6 +4,7 @@ import type { Settlements } from '../metering/settlements.js';
 import type { TierPlans } from '../metering/tiers.js';
 import type { Door } from '../pipeline/door.js';
 import { type KeyTicket, keyDoor } from './key/door.js';
+import { mcpDoor } from './mcp/door.js';
 import { ledgerFor } from './x402/chain.js';
 import { type X402Door, x402Door } from './x402/door.js';
 import { Facilitator } from './x402/facilitator.js';
@@ -39,7 +40,7 @@ export function termsOf(deps: Pick<DoorParts, 'config' | 'signer'>): Terms {
 export interface Doors {
   readonly key: Door<KeyTicket>;
   readonly x402: X402Door;
-  /** The key door as the MCP endpoint reaches it: same meter, answers say `delivered: mcp`. */
+  /** The MCP door: the key door's meter behind MCP's own refusal of a call without a key. */
   readonly mcp: Door<KeyTicket>;
 }
 
@@ -65,5 +66,5 @@ export function createDoors(deps: DoorParts): Doors {
     instanceId: deps.instanceId,
     paymentRequired: x402.paymentRequired,
   });
-  return { key, x402, mcp: { ...key, name: 'mcp' } };
+  return { key, x402, mcp: mcpDoor(key) };
 }

@@ -51,7 +51,8 @@ export interface CallRequest {
 }
 
 /**
- * One paid call, door-neutral, as a straight line (DESIGN §1): the params (400 before
+ * One paid call, door-neutral, as a straight line (DESIGN §1): a door that screens
+ * callers by their headers refuses one without standing → the params (400 before
  * any payment is asked or taken, on every door) → a shutting-down instance refuses
  * (503 `draining`) → the door admits or refuses → the work (fetch, product, shape)
  * within `budgetMs` from admission → the charge by the route's rule (`chargeFor`) → the
@@ -67,6 +68,11 @@ export async function runPaidCall<T>(
   budgetMs: number,
 ): Promise<void> {
   const { route, requestId } = request;
+  const screened = door.screen?.(request) ?? null;
+  if (screened !== null) {
+    await exchange.send(screened);
+    return;
+  }
   const read = readParams(route, request.query);
   if (!read.ok) {
     const message = `Invalid parameters for ${route.path}`;

@@ -110,6 +110,13 @@ export type Settled =
  */
 export interface Door<T> {
   readonly name: CallFacts['door'];
+  /**
+   * Before the params are read: refuse a caller the door can tell from the request's
+   * headers alone has no standing (no I/O). A door whose transport must refuse such a
+   * caller before any input error has one (MCP answers a tools/call without a key 401,
+   * mcp.md §3); HTTP doors do not (DESIGN §4: bad params are 400 first, on every door).
+   */
+  screen?(request: Pick<PaidCall, 'requestId' | 'header'>): Refusal | null;
   admit(call: PaidCall): Promise<Admission<T>>;
   /**
    * Before the answer goes out: take the payment of a charged call (a door that cannot

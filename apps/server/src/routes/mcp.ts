@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -7,14 +7,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
-import { type ToolResult, toolError, toolResult } from '../doors/mcp/result.js';
+import { toolError, toolResult } from '../doors/mcp/result.js';
 import { toolsOf } from '../doors/mcp/tools.js';
 import { MCP_SERVER } from '../mcp-identity.js';
-import { keyRefusalText, liveKey } from '../metering/key-refusals.js';
-import { bearerKey, hashKey } from '../metering/keys.js';
-import { findKeyByHash } from '../metering/store.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
-import type { CallResult } from '../pipeline/door.js';
+import type { CallResult, Refusal } from '../pipeline/door.js';
 import type { AnyRoute } from '../registry/types.js';
 
 /** The largest JSON-RPC request read (a tool call's arguments are query-sized). */
@@ -27,12 +24,17 @@ const MAX_MCP_BODY = '4mb';
 export const MCP_KEY_REQUIRED = -31001;
 
 /**
- * `POST /mcp`, the MCP door (DESIGN §7; mcp.md): the streamable-HTTP transport of the
- * MCP SDK, stateless and answering JSON, with a fresh server and transport per request.
- * `initialize`, `tools/list` and notifications need no key. `tools/call` needs a bearer
- * key; without a valid one it is answered HTTP 401 with `WWW-Authenticate`, before the
- * SDK sees it. A call runs through the same pipeline as the HTTP route, through the key
- * door: same prices, charge rules, ledger rows and limits, same receipt.
+ * `POST /mcp`, the MCP transport (DESIGN §7; mcp.md): the streamable-HTTP transport of
+ * the MCP SDK, stateless and answering JSON, with a fresh server and transport per
+ * request. `initialize`, `tools/list` and notifications need no key. A `tools/call`
+ * goes through the same pipeline as the HTTP route, through the MCP door (the key
+ * door's meter, whose admission reads the key once): same prices, charge rules, ledger
+ * rows and limits, same receipt.
+ *
+ * The SDK computes the JSON-RPC answer and this adapter writes it (the SDK's web-standard
+ * transport hands back a `Response` instead of writing one), so a call the door refused
+ * for its key is answered HTTP 401 with `WWW-Authenticate` around the SDK's JSON-RPC
+ * error, never a tool result (mcp.md §3).
  */
 export function mcpRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -60,21 +62,6 @@ export function mcpRoutes(deps: AppDeps): Router {
     }
     const message = body as { method?: unknown; id?: unknown; params?: unknown } | undefined;
     if (isToolsCall(message)) {
-      const refusal = await keyRefusal(deps, req.get('authorization'));
-      if (refusal !== null) {
-        res
-          .status(401)
-          .set(
-            'WWW-Authenticate',
-            `Bearer realm="storefront", error="invalid_token", error_description="${headerSafe(refusal)}"`,
-          )
-          .json({
-            jsonrpc: '2.0',
-            id: isJsonRpcId(message.id) ? message.id : null,
-            error: { code: MCP_KEY_REQUIRED, message: `${refusal}; mint a key at ${mintUrl}` },
-          });
-        return;
-      }
       const problem = callParamsProblem(message);
       if (problem !== null) {
         res.json({
@@ -86,6 +73,9 @@ export function mcpRoutes(deps: AppDeps): Router {
       }
     }
 
+    // The MCP door's refusal of the call's key, when it refuses it: the answer becomes
+    // an HTTP 401 (a tools/call is never batched, so there is at most one).
+    const key: { refusal: Refusal | null } = { refusal: null };
     const server = new Server(
       { name: MCP_SERVER.name, title: MCP_SERVER.title, version: deps.version },
       { capabilities: { tools: {} } },
@@ -102,39 +92,67 @@ export function mcpRoutes(deps: AppDeps): Router {
       // check must see to refuse it like any unknown name. A tools/call is never batched.
       const sent = (message?.params as { arguments?: Record<string, unknown> } | undefined)
         ?.arguments;
-      const result = await callTool(
-        route,
-        sent ?? request.params.arguments ?? {},
-        req,
-        res,
-        extra.signal,
-      );
-      return result as CallToolResult;
+      const requestId = (res.locals.requestId as string | undefined) ?? null;
+      const args = sent ?? request.params.arguments ?? {};
+      const result = await callTool(route, args, requestId, req, res, extra.signal);
+      if (result === 'left') {
+        return toolError(
+          'The call was given up: its caller left. Nothing was charged.',
+        ) as CallToolResult;
+      }
+      if (result === 'failed') {
+        return toolError(
+          `internal_error: the call failed on our side; nothing was charged. Quote request id ${requestId ?? 'unknown'} to support.`,
+        ) as CallToolResult;
+      }
+      if (result.kind === 'refused' && result.code === 'invalid_key') {
+        key.refusal = result;
+        // The SDK answers a thrown error as a JSON-RPC error with this code and the call's id.
+        throw Object.assign(new Error(`${result.message}; mint a key at ${mintUrl}`), {
+          code: MCP_KEY_REQUIRED,
+        });
+      }
+      return toolResult(result, mintUrl) as CallToolResult;
     });
 
-    // Clients must accept both JSON and SSE; some send one of the two (mcp.md §6).
-    req.headers.accept = 'application/json, text/event-stream';
     // Stateless: no session id is ever issued (the SDK's option is typed without `undefined`).
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       enableJsonResponse: true,
-    } as ConstructorParameters<typeof StreamableHTTPServerTransport>[0]);
+    } as ConstructorParameters<typeof WebStandardStreamableHTTPServerTransport>[0]);
     res.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    const answer = await transport.handleRequest(webRequestOf(req), { parsedBody: req.body });
+    const json = Buffer.from(await answer.text(), 'utf8');
+    const refused = key.refusal;
+    res.statusCode = refused === null ? answer.status : 401;
+    answer.headers.forEach((value, name) => {
+      res.setHeader(name, value);
+    });
+    if (refused !== null) {
+      res.setHeader(
+        'WWW-Authenticate',
+        `Bearer realm="storefront", error="invalid_token", error_description="${headerSafe(refused.message)}"`,
+      );
+    }
+    res.setHeader('Content-Length', json.length);
+    res.end(json);
   });
 
-  /** One tool call through the pipeline, answered as a tool result. */
+  /**
+   * One tool call through the pipeline and the MCP door: the pipeline's typed result,
+   * or how the call ended without one (its caller left, or it failed on our side).
+   */
   const callTool = async (
     route: AnyRoute,
     args: Record<string, unknown>,
+    requestId: string | null,
     req: Request,
     res: Response,
     cancelled: AbortSignal,
-  ): Promise<ToolResult> => {
-    const requestId = (res.locals.requestId as string | undefined) ?? null;
+  ): Promise<CallResult | 'left' | 'failed'> => {
     const left = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) left.abort();
@@ -164,14 +182,9 @@ export function mcpRoutes(deps: AppDeps): Router {
       deps.config.callDeadlineMs,
     );
     try {
-      const result = await Promise.race([answered, running.then(() => null)]);
-      if (result === null)
-        return toolError('The call was given up: its caller left. Nothing was charged.');
-      return toolResult(result, mintUrl);
+      return await Promise.race([answered, running.then(() => 'left' as const)]);
     } catch {
-      return toolError(
-        `internal_error: the call failed on our side; nothing was charged. Quote request id ${requestId ?? 'unknown'} to support.`,
-      );
+      return 'failed';
     } finally {
       res.off('close', onClose);
     }
@@ -179,6 +192,30 @@ export function mcpRoutes(deps: AppDeps): Router {
 
   return router;
 }
+
+/**
+ * The SDK's view of the request: its URL and headers, as a web `Request` without a body
+ * (the body was parsed already and is handed over as `parsedBody`). Clients must accept
+ * both JSON and SSE; some send one of the two (mcp.md §6), so `Accept` names both.
+ */
+function webRequestOf(req: Request): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || BODY_HEADERS.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  headers.set('accept', 'application/json, text/event-stream');
+  const url = new URL(req.originalUrl, `http://${req.get('host') ?? 'localhost'}`);
+  return new Request(url, { method: req.method, headers });
+}
+
+/** Headers that describe a body the web request does not carry. */
+const BODY_HEADERS: ReadonlySet<string> = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'host',
+]);
 
 /** JSON-RPC 2.0's "Invalid Request" and "Invalid params" codes. */
 const JSONRPC_INVALID_REQUEST = -32600;
@@ -206,17 +243,6 @@ function callParamsProblem(message: unknown): string | null {
     return `\`${path === '' ? 'request' : path}\`: ${issue.message.replace(/^Invalid input: /, '')}`;
   });
   return `Invalid tools/call params: ${problems.join('; ')}. Expected params { name: string, arguments?: object }`;
-}
-
-/** Why a `tools/call` cannot go ahead with this `Authorization` header; null when the key is live. */
-async function keyRefusal(
-  deps: AppDeps,
-  authorization: string | undefined,
-): Promise<string | null> {
-  const bearer = bearerKey(authorization);
-  if (bearer.kind !== 'key') return keyRefusalText(bearer);
-  const found = liveKey(await findKeyByHash(deps.db, hashKey(bearer.key)));
-  return found.ok ? null : keyRefusalText(found.refusal);
 }
 
 /**
