@@ -140,37 +140,3 @@ export function record(
     properties,
   } as const;
 }
-
-/** The summary every graded audit carries (headers, seo, dns, tls): the grade and its points. */
-export const GRADE_SUMMARY = {
-  grade: { enum: ['A', 'B', 'C', 'D', 'E', 'F'] },
-  score: INTEGER,
-  maxScore: INTEGER,
-  percentage: INTEGER,
-  passed: INTEGER,
-  failed: INTEGER,
-} as const;
-
-/** The checks and findings of a host audit (dns, tls): one row per rubric check, a fix per failure. */
-export const HOST_AUDIT_CHECKS = {
-  checks: {
-    type: 'array',
-    items: {
-      type: 'object',
-      required: ['id', 'label', 'pass', 'weight', 'note'],
-      properties: { id: STRING, label: STRING, pass: BOOLEAN, weight: INTEGER, note: STRING },
-    },
-  },
-  findings: {
-    type: 'array',
-    items: {
-      type: 'object',
-      required: ['check', 'severity', 'remediate'],
-      properties: {
-        check: STRING,
-        severity: { enum: ['high', 'medium', 'low'] },
-        remediate: STRING,
-      },
-    },
-  },
-} as const;

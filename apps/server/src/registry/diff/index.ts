@@ -28,8 +28,6 @@ interface DiffParams {
   readonly format: 'text' | 'markdown';
 }
 
-const _HASH = { type: 'string', pattern: '^0x[0-9a-f]{64}$' } as const;
-
 /** `/buy/diff`: refetch a page and sign whether (and how) it changed. */
 export const diffRoute: RouteDefinition<DiffParams, PageSource, ReturnType<typeof diffText>> = {
   name: 'diff',

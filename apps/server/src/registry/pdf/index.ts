@@ -41,21 +41,6 @@ const PRICE: PriceTier = {
 /** The media types the read asks for: a PDF first, anything else rather than nothing. */
 const ACCEPT_PDF = 'application/pdf, */*;q=0.1';
 
-const NULLABLE_INTEGER = { type: ['integer', 'null'] } as const;
-const _NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' } as const;
-
-/** An outline entry, nested (`items` has the same shape; the schema says so one level down). */
-const _OUTLINE_ENTRY = {
-  type: 'object',
-  required: ['title', 'page', 'items'],
-  additionalProperties: false,
-  properties: {
-    title: STRING,
-    page: NULLABLE_INTEGER,
-    items: { type: 'array', items: { type: 'object' } },
-  },
-} as const;
-
 /**
  * `/buy/pdf`: a PDF's text, page by page, as text or markdown, with its metadata and
  * outline. Reads the body whatever its `Content-Type` (a PDF is recognised by its

@@ -8,16 +8,7 @@ import {
 } from '@storefront/tls-audit';
 import { gatherTls } from '../../probes/tls.js';
 import { auditHost, domainParam } from '../audit-domain.js';
-import {
-  BOOLEAN,
-  checked,
-  INTEGER,
-  ISO_TIME,
-  paramsSchema,
-  responseSchema,
-  STRING,
-  STRINGS,
-} from '../shared.js';
+import { checked, ISO_TIME, paramsSchema, responseSchema, STRING } from '../shared.js';
 import type { GatheredSource, RouteDefinition } from '../types.js';
 import { example } from './example.js';
 
@@ -31,40 +22,6 @@ type TlsOutput = ProductResult<TlsData>;
 function tlsUrl(domain: string): string {
   return `https://${domain.includes(':') ? `[${domain}]` : domain}`;
 }
-
-const _CERTIFICATE = {
-  type: 'object',
-  required: [
-    'subject',
-    'issuer',
-    'subjectAltNames',
-    'validFrom',
-    'validTo',
-    'daysLeft',
-    'keyType',
-    'keyBits',
-    'signatureAlgorithm',
-    'serialNumber',
-    'fingerprintSha256',
-    'ca',
-    'selfIssued',
-  ],
-  properties: {
-    subject: STRING,
-    issuer: STRING,
-    subjectAltNames: STRINGS,
-    validFrom: STRING,
-    validTo: STRING,
-    daysLeft: INTEGER,
-    keyType: STRING,
-    keyBits: { type: ['integer', 'null'] },
-    signatureAlgorithm: STRING,
-    serialNumber: STRING,
-    fingerprintSha256: STRING,
-    ca: BOOLEAN,
-    selfIssued: BOOLEAN,
-  },
-} as const;
 
 /** `/buy/tls`: TLS audit of a host's port 443. */
 export const tlsRoute: RouteDefinition<TlsParams, GatheredSource<TlsFacts>, TlsOutput> = {
