@@ -934,6 +934,7 @@ for (const route of REGISTRY) {
         const ok = await buy(t.app, route.path, c.success, enterprise.key);
         expectValid(route, ok.body);
         expect(validatorOf(route)({ ...ok.body, unlisted: 1 })).toBe(false);
+        if (c.failures.length === 0) return;
         const failure = await buy(
           t.app,
           route.path,
