@@ -18,7 +18,7 @@ import {
 
 /**
  * The development payment stack as a child process of the service (docs/decisions.md,
- * "The development payment stack runs as a child process"): a local chain with chain id
+ * "`pnpm start` runs the payment stack in its own process"): a local chain with chain id
  * 8453, its test USDC at USDC's address, a facilitator on the official x402 code, and a
  * funded development payer. Only `startService` starts it, and only outside production,
  * so production never loads ganache; the chain's work and memory stay out of the

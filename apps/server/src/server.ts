@@ -25,6 +25,11 @@ import { inlineCompute } from './work/compute.js';
 import { ProductPool } from './work/pool.js';
 
 /**
+ * How often an instance sweeps what crashed instances and lost answers left: abandoned
+ * reservations and x402 claims, settlements of unknown outcome, ended plans.
+ */
+export const SWEEP_INTERVAL_MS = 30_000;
+/**
  * What product threads run from sources get on top of `PRODUCT_HEAP_MB` for the
  * TypeScript loader's own memory (tests, `pnpm dev`); the built server adds nothing.
  */
@@ -239,7 +244,7 @@ export async function startServer(
         (error: unknown) => logger.error({ err: error }, 'reservation sweep failed'),
       );
     await sweep();
-    const sweeper = setInterval(sweep, 30_000);
+    const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
     sweeper.unref();
     logger.info({ url, database: db.kind, signer: signer.address }, 'storefront listening');
 

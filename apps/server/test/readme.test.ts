@@ -32,6 +32,7 @@ import { creditsFor, TIERS, tierPlans, UNITS_PER_CREDIT } from '../src/metering/
 import { DRAINING_RETRY_SECONDS } from '../src/pipeline/call.js';
 import { REGISTRY } from '../src/registry/index.js';
 import { KEYS_PER_IP_PER_HOUR } from '../src/routes/dev-keys.js';
+import { SWEEP_INTERVAL_MS } from '../src/server.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -204,6 +205,8 @@ describe('the route table', () => {
     expect([num(urls!), num(fetches!)]).toStrictEqual([MAP_MAX_URLS, MAP_MAX_FETCHES]);
     const [pages] = stated(/crawl of at most (\d+) pages/, "the crawl's page cap");
     expect(num(pages!)).toBe(CRAWL_MAX_PAGES);
+    const [sweep] = stated(/A sweep every (\d+) s/, 'how often the sweep runs');
+    expect(num(sweep!) * 1000).toBe(SWEEP_INTERVAL_MS);
   });
 });
 

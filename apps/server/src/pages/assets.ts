@@ -48,7 +48,7 @@ export const SITE_JS = asset(readFileSync(join(ROOT, 'assets', 'site.js')), 'tex
  * `storefront-verify` and `POST /x402/verify`) bundled with esbuild into one minified
  * script that sets `globalThis.StorefrontVerify`. `node:crypto`'s sha256 is swapped for
  * the pure-JS sha256 of ethers' browser build. About 73 KB, 28 KB gzipped
- * (docs/decisions.md, "The /verify page's verifier").
+ * (docs/decisions.md, "Pages (issue 18)": how `/verify` checks a receipt in the browser).
  */
 export async function buildVerifier(): Promise<Asset> {
   const { build } = await import('esbuild');

@@ -29,7 +29,7 @@ export const PAGES = [
 
 export type PagePath = (typeof PAGES)[number]['path'];
 
-/** Each page's HTML stays under this many bytes (docs/decisions.md, "Page size budget"). */
+/** Each page's HTML stays under this many bytes (docs/decisions.md, "Pages (issue 18)": what size budgets the pages keep). */
 export const PAGE_BUDGET_BYTES = 30 * 1024;
 
 export interface PageMeta {
