@@ -304,6 +304,18 @@ export async function admit(
  * `{"<tier>": [perMinute, inFlight, [what pays, in order], refusal], …}`.
  */
 function limitsJson(plans: TierPlans): string {
+  // The table is built once (the composition root), so its JSON is too.
+  let json = LIMITS_JSON.get(plans);
+  if (json === undefined) {
+    json = plansJson(plans);
+    LIMITS_JSON.set(plans, json);
+  }
+  return json;
+}
+
+const LIMITS_JSON = new WeakMap<TierPlans, string>();
+
+function plansJson(plans: TierPlans): string {
   return JSON.stringify(
     Object.fromEntries(
       Object.values(plans).map((p) => [p.tier, [p.perMinute, p.inFlight, p.pays, p.exhausted]]),

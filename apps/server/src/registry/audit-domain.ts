@@ -1,5 +1,6 @@
+import type { ProductResult } from '@storefront/core';
 import { AUDIT_DOMAIN_MAX_LENGTH, parseAuditOrigin } from '@storefront/robots';
-import type { JsonSchema, ParamProblem } from './types.js';
+import type { JsonSchema, ParamProblem, Shaped } from './types.js';
 
 /** The `domain` parameter of the host audits (dns, tls): the robots route's, same rules. */
 export function domainParam(description: string): JsonSchema {
@@ -29,4 +30,35 @@ export function auditHost(
     };
   }
   return { ok: true, host: url.hostname };
+}
+
+/**
+ * The answer of a host audit (dns, tls) from its product's result: `url` names the
+ * audited host (`urlOf(domain)`), there is no HTTP status, and the receipt's time is
+ * when the gathering started.
+ */
+export function hostAuditShape(
+  urlOf: (domain: string) => string,
+): (
+  result: ProductResult<unknown>,
+  input: { readonly params: { readonly domain: string }; readonly source: { readonly at: string } },
+) => Shaped {
+  return (result, { params, source: { at } }) => {
+    const url = urlOf(params.domain);
+    if (!result.ok) {
+      return {
+        ok: false,
+        error: result.error,
+        message: result.message ?? result.error,
+        at: { url, status: null },
+        fields: { fetchedAt: at },
+      };
+    }
+    return {
+      ok: true,
+      text: result.text,
+      body: { ok: true, url, text: result.text, fetchedAt: at, data: result.data },
+      envelope: { url, status: null, fetchedAt: at },
+    };
+  };
 }

@@ -23,9 +23,8 @@ export function mcpDoor(key: Door<KeyTicket>): Door<KeyTicket> {
   return {
     name: 'mcp',
     screen,
-    async admit(call) {
-      return screen(call) ?? key.admit(call);
-    },
+    // The pipeline screens every call before admitting it, so the key is there.
+    admit: (call) => key.admit(call),
     settle: (ticket, ending) => key.settle(ticket, ending),
     ...(delivered === undefined
       ? {}

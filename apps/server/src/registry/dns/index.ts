@@ -9,7 +9,7 @@ import {
   resultSchema,
 } from '@storefront/dns-audit';
 import { checkUrl } from '@storefront/safe-fetch';
-import { auditHost, domainParam } from '../audit-domain.js';
+import { auditHost, domainParam, hostAuditShape } from '../audit-domain.js';
 import { checked, ISO_TIME, paramsSchema, responseSchema, STRING } from '../shared.js';
 import type { GatheredSource, RouteDefinition } from '../types.js';
 import { example } from './example.js';
@@ -89,22 +89,5 @@ export const dnsRoute: RouteDefinition<DnsParams, GatheredSource<DnsGathered>, D
     if (!gathered.ok) return { ok: false, error: gathered.error, message: gathered.message };
     return auditDns(gathered.facts);
   },
-  shape(result, { params, source: { at } }) {
-    const url = dnsUrl(params.domain);
-    if (!result.ok) {
-      return {
-        ok: false,
-        error: result.error,
-        message: result.message ?? result.error,
-        at: { url, status: null },
-        fields: { fetchedAt: at },
-      };
-    }
-    return {
-      ok: true,
-      text: result.text,
-      body: { ok: true, url, text: result.text, fetchedAt: at, data: result.data },
-      envelope: { url, status: null, fetchedAt: at },
-    };
-  },
+  shape: hostAuditShape(dnsUrl),
 };

@@ -7,7 +7,7 @@ import {
   type TlsFacts,
 } from '@storefront/tls-audit';
 import { gatherTls } from '../../probes/tls.js';
-import { auditHost, domainParam } from '../audit-domain.js';
+import { auditHost, domainParam, hostAuditShape } from '../audit-domain.js';
 import { checked, ISO_TIME, paramsSchema, responseSchema, STRING } from '../shared.js';
 import type { GatheredSource, RouteDefinition } from '../types.js';
 import { example } from './example.js';
@@ -59,22 +59,5 @@ export const tlsRoute: RouteDefinition<TlsParams, GatheredSource<TlsFacts>, TlsO
     gather: ({ domain }, { probes, signal }) => gatherTls(domain, probes, { signal }),
   },
   compute: ({ source: { facts, at } }) => auditTls(facts, { at }),
-  shape(result, { params, source: { at } }) {
-    const url = tlsUrl(params.domain);
-    if (!result.ok) {
-      return {
-        ok: false,
-        error: result.error,
-        message: result.message ?? result.error,
-        at: { url, status: null },
-        fields: { fetchedAt: at },
-      };
-    }
-    return {
-      ok: true,
-      text: result.text,
-      body: { ok: true, url, text: result.text, fetchedAt: at, data: result.data },
-      envelope: { url, status: null, fetchedAt: at },
-    };
-  },
+  shape: hostAuditShape(tlsUrl),
 };
