@@ -15,6 +15,7 @@ import { devKeyRoutes } from './routes/dev-keys.js';
 import { developerRoutes } from './routes/developers.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { healthRoutes } from './routes/health.js';
+import { jobRoutes } from './routes/jobs.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { mcpDiscoveryRoutes } from './routes/mcp-discovery.js';
 import { pageRoutes } from './routes/pages.js';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(billingRoutes(deps));
   app.use(devCheckoutRoutes(deps));
   app.use(adminRoutes(deps));
+  app.use(jobRoutes(deps));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

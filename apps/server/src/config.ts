@@ -47,6 +47,20 @@ export interface Config {
    * may name a loopback port that `SAFE_FETCH_ALLOW` also lists.
    */
   readonly tlsAuditPort: number;
+  /** Crawl job workers (docs/decisions.md, "Crawl jobs"). */
+  readonly jobs: JobsConfig;
+}
+
+/** `JOB_*`: the workers of crawl jobs in this process. */
+export interface JobsConfig {
+  /** `JOB_WORKERS`: run job workers in this process (`pnpm start`: yes, unless `false`). */
+  readonly workers: boolean;
+  /** `JOB_CONCURRENCY`: tasks (pages) one process runs at once. */
+  readonly concurrency: number;
+  /** `JOB_HOST_CONCURRENCY`: fetches in flight to one origin from one process. */
+  readonly perHost: number;
+  /** `JOB_QUEUE_SCHEMA`: graphile-worker's schema in the database (default `graphile_worker`). */
+  readonly queueSchema: string;
 }
 
 /**
@@ -314,6 +328,12 @@ export function loadConfig(
   );
 
   const billing = billingConfig(env, problems);
+  const jobs: JobsConfig = {
+    workers: nonEmpty(env.JOB_WORKERS) === null || flag(env.JOB_WORKERS, 'JOB_WORKERS', problems),
+    concurrency: integer(env.JOB_CONCURRENCY, 16, 1, 256, 'JOB_CONCURRENCY', problems),
+    perHost: integer(env.JOB_HOST_CONCURRENCY, 8, 1, 256, 'JOB_HOST_CONCURRENCY', problems),
+    queueSchema: schemaName(env.JOB_QUEUE_SCHEMA, 'graphile_worker', 'JOB_QUEUE_SCHEMA', problems),
+  };
 
   const dnsResolver = nonEmpty(env.DNS_RESOLVER);
   if (dnsResolver !== null) {
@@ -400,6 +420,7 @@ export function loadConfig(
     billing,
     dnsResolver,
     tlsAuditPort,
+    jobs,
   };
 }
 
@@ -505,6 +526,22 @@ export function isLoopbackUrl(url: string): boolean {
   if (host === '[::1]' || host === '[::]' || host === '0.0.0.0') return true;
   if (/^\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.[0-9.]+)\]$/.test(host)) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** A schema name: lower-case letters, digits and `_`, starting with a letter or `_`. */
+function schemaName(
+  raw: string | undefined,
+  fallback: string,
+  name: string,
+  problems: string[],
+): string {
+  const value = nonEmpty(raw);
+  if (value === null) return fallback;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) {
+    problems.push(`${name} must be a schema name (a-z, 0-9, _), got \`${value}\``);
+    return fallback;
+  }
+  return value;
 }
 
 function integer(

@@ -9,6 +9,9 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createDoors, type Doors } from './doors/index.js';
+import { HostLimiter, type JobServices } from './jobs/crawl.js';
+import { JobQueue, queueSchemaOf } from './jobs/queue.js';
+import type { WebhookServices } from './jobs/webhooks.js';
 import { Settlements } from './metering/settlements.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
 import type { PipelineDeps } from './pipeline/call.js';
@@ -27,6 +30,7 @@ export type AppConfig = Pick<
   | 'reservationTtlSeconds'
   | 'callDeadlineMs'
 > &
+  Partial<Pick<Config, 'jobs'>> &
   Partial<Pick<Config, 'env' | 'billing'>> & { readonly publicBaseUrl: string };
 
 /**
@@ -67,6 +71,16 @@ export interface AppParts {
   readonly draining?: () => boolean;
   /** The paid routes; default {@link REGISTRY}. */
   readonly registry?: readonly AnyRoute[];
+  /** The job queue's schema; default `graphile_worker` (`queueSchemaOf`). */
+  readonly queueSchema?: string;
+  /** The webhook retry schedule (ms); default Standard Webhooks' (`WEBHOOK_RETRY_MS`). */
+  readonly webhookRetryMs?: readonly number[];
+}
+
+/** What the job routes and the job workers share. */
+export interface JobDeps {
+  readonly queue: JobQueue;
+  readonly services: JobServices & WebhookServices;
 }
 
 /**
@@ -96,6 +110,8 @@ export interface AppDeps {
   readonly doors: Doors;
   /** What a paid call's pipeline needs, whichever adapter runs it. */
   readonly pipeline: PipelineDeps;
+  /** Crawl jobs: their queue, and what their tasks need. */
+  readonly jobs: JobDeps;
 }
 
 /** Build the app's dependencies from its parts: the one place they are assembled. */
@@ -117,6 +133,25 @@ export function buildDeps(parts: AppParts): AppDeps {
     plans,
     instanceId,
   });
+  const registry = parts.registry ?? REGISTRY;
+  const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
+  const jobs: JobDeps = {
+    queue,
+    services: {
+      db: parts.db,
+      queue,
+      fetcher: parts.fetcher,
+      compute: parts.compute,
+      signer: parts.signer,
+      clock: parts.clock,
+      publicBaseUrl: config.publicBaseUrl,
+      registry,
+      logger: parts.logger,
+      pageBudgetMs: config.callDeadlineMs,
+      hosts: new HostLimiter(config.jobs?.perHost ?? 8),
+      ...(parts.webhookRetryMs === undefined ? {} : { retryMs: parts.webhookRetryMs }),
+    },
+  };
   return {
     config,
     db: parts.db,
@@ -132,7 +167,7 @@ export function buildDeps(parts: AppParts): AppDeps {
     probes,
     instanceId,
     draining,
-    registry: parts.registry ?? REGISTRY,
+    registry,
     plans,
     doors,
     pipeline: {
@@ -144,6 +179,7 @@ export function buildDeps(parts: AppParts): AppDeps {
       probes,
       draining,
     },
+    jobs,
   };
 }
 

@@ -16,6 +16,10 @@ import { buildDeps } from './deps.js';
 import { ledgerFor } from './doors/x402/chain.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { reconcilePayments } from './doors/x402/reconcile.js';
+import { queueConnection, startJobWorkers, unlockDeadWorkers } from './jobs/process.js';
+import { queueSchemaOf } from './jobs/queue.js';
+import type { JobRunner } from './jobs/runner.js';
+import { migrateQueue } from './jobs/runner.js';
 import { endLease, releaseExpiredLeases, renewLease, sweepAbandoned } from './metering/store.js';
 import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
@@ -82,6 +86,8 @@ export interface StartOptions {
   readonly schema?: string;
   /** The payment processor; default from the configuration (`paymentProcessor` in `deps.ts`). */
   readonly processor?: PaymentProcessor;
+  /** The webhook retry schedule of job events (ms); tests shorten it. */
+  readonly webhookRetryMs?: readonly number[];
 }
 
 /**
@@ -104,6 +110,12 @@ export async function startServer(
   try {
     const applied = await migrate(db);
     if (applied.length > 0) logger.info({ applied }, 'database migrated');
+    // The job queue (graphile-worker) lives in its own schema of the same database.
+    const queueSchema =
+      options.schema === undefined ? config.jobs.queueSchema : queueSchemaOf(options.schema);
+    const connection =
+      config.databaseUrl === null ? null : queueConnection(config.databaseUrl, queueSchema);
+    if (connection !== null) await migrateQueue(connection, logger);
 
     const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
     const backend = await nativePersonalSign();
@@ -180,6 +192,8 @@ export async function startServer(
       }),
       instanceId,
       draining: () => draining,
+      queueSchema,
+      ...(options.webhookRetryMs === undefined ? {} : { webhookRetryMs: options.webhookRetryMs }),
     });
     const { settlements, processor } = deps;
     const app = createApp(deps);
@@ -187,9 +201,22 @@ export async function startServer(
     // The lease is written before any call can reserve under it; then, every second, it
     // is renewed and the reservations of instances whose leases expired are released.
     await renewLease(db, instanceId);
+    // Job workers in this process (`pnpm start`); `pnpm worker` runs them alone.
+    const runner: JobRunner | null =
+      connection !== null && config.jobs.workers
+        ? await startJobWorkers({
+            deps,
+            db,
+            connection,
+            instanceId,
+            concurrency: config.jobs.concurrency,
+            logger,
+          })
+        : null;
     let beat: Promise<void> | null = null;
     const heartbeat = setInterval(() => {
       beat ??= renewLease(db, instanceId)
+        .then(() => unlockDeadWorkers(db, queueSchema, LEASE_SECONDS, logger))
         .then(() => releaseExpiredLeases(db, LEASE_SECONDS))
         .then(
           (released) => {
@@ -274,6 +301,8 @@ export async function startServer(
         server.closeIdleConnections();
       });
       clearTimeout(force);
+      // Job tasks running here finish; queued ones wait for another worker.
+      await runner?.stop();
       // Every delivered call's charge is written, then whatever this instance still
       // holds is given back (nothing, unless the drain was cut short) with its lease.
       await settlements.drain();

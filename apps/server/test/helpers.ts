@@ -62,7 +62,11 @@ export async function testDatabase({ migrated = false } = {}): Promise<{
     db,
     schema,
     async dispose() {
-      if (db.kind === 'postgres') await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      if (db.kind === 'postgres') {
+        await db.exec(
+          `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
+        );
+      }
       await db.close();
     },
   };
@@ -79,7 +83,9 @@ export async function createSchema(schema: string): Promise<void> {
 export async function dropSchema(schema: string): Promise<void> {
   if (DATABASE_URL === null) return;
   const db = await openDatabase({ url: DATABASE_URL, dataDir: null, maxConnections: 1 });
-  await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await db.exec(
+    `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
+  );
   await db.close();
 }
 

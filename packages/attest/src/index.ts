@@ -1,6 +1,7 @@
 export type { ReceiptRule } from '@storefront/core';
 export { type CliIo, EXIT, report, runCli } from './cli.js';
 export { checkFields, ENVELOPE_FIELDS, type FieldCheck, uncoveredFields } from './fields.js';
+export { MANIFEST_ROUTE, type ManifestVerification, verifyManifest } from './manifest.js';
 export {
   ATTEST_ALG,
   ATTEST_SCHEME,

@@ -24,6 +24,8 @@ const BUILT_IN = {
   pdf: { kind: 'canonical-json' },
   dns: { kind: 'canonical-json' },
   tls: { kind: 'canonical-json' },
+  // A crawl job's manifest: the canonical JSON of its data (the Merkle root of its pages).
+  'crawl-job': { kind: 'canonical-json' },
 } satisfies Record<string, ReceiptRule>;
 
 /** A route name with a built-in rule in {@link RECEIPT_RULES}. */

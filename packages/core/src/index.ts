@@ -38,6 +38,7 @@ export {
   gradeSummary,
 } from './grade.js';
 export { isSha256Hex, type Sha256Hex, sha256Hex, utf8ByteLength } from './hash.js';
+export { MERKLE_TREE, merkleRoot } from './merkle.js';
 export { readOptions, typeName } from './options.js';
 export { type ParamProblem, URL_MAX_CHARS } from './params.js';
 export { type JsonSchema, RECEIPT_RULE_KINDS, type ReceiptRule } from './product.js';

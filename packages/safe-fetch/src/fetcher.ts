@@ -164,13 +164,15 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
           dispatcher: agent,
           method: init.method,
           headers,
+          ...(init.payload === undefined ? {} : { body: init.payload }),
           signal: controller.signal,
         });
         const { body } = response;
         status = response.statusCode;
         const location = response.headers.location;
 
-        if (REDIRECT_STATUSES.has(status) && location !== undefined) {
+        // A POST is never sent again elsewhere: its redirect is its answer.
+        if (REDIRECT_STATUSES.has(status) && location !== undefined && init.method !== 'POST') {
           discardBody(body);
           redirects.push(current.href);
           const hop = nextHop(location, current, status, redirects, visited);
@@ -311,7 +313,9 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
 }
 
 interface PreparedInit {
-  readonly method: 'GET' | 'HEAD';
+  readonly method: 'GET' | 'HEAD' | 'POST';
+  /** The request body of a POST. */
+  readonly payload: string | undefined;
   /** Whether the final body is read (never for HEAD). */
   readonly body: boolean;
   readonly headers: Readonly<Record<string, string>>;
@@ -327,8 +331,14 @@ function prepareInit(init: FetchInit | undefined, userAgent: string): PreparedIn
     );
   }
   const method = init?.method ?? 'GET';
-  if (method !== 'GET' && method !== 'HEAD') {
-    throw misuse(`Expected \`method\` to be \`GET\` or \`HEAD\`, got \`${String(method)}\``);
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+    throw misuse(
+      `Expected \`method\` to be \`GET\`, \`HEAD\` or \`POST\`, got \`${String(method)}\``,
+    );
+  }
+  const payload = init?.payload;
+  if ((method === 'POST') !== (typeof payload === 'string')) {
+    throw misuse('Expected `payload` (a string) with `POST`, and only with `POST`');
   }
   const body = init?.body ?? true;
   if (typeof body !== 'boolean') {
@@ -362,7 +372,7 @@ function prepareInit(init: FetchInit | undefined, userAgent: string): PreparedIn
   ) {
     throw misuse(`Expected \`timeoutMs\` to be a positive integer, got \`${String(timeoutMs)}\``);
   }
-  return { method, body: body && method === 'GET', headers, timeoutMs };
+  return { method, payload, body: body && method !== 'HEAD', headers, timeoutMs };
 }
 
 function withoutCredentials(headers: Readonly<Record<string, string>>): Record<string, string> {

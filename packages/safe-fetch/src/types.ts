@@ -50,7 +50,13 @@ export interface FetcherOptions {
 
 /** Per-request options of {@link Fetcher.fetch}. */
 export interface FetchInit {
-  readonly method?: 'GET' | 'HEAD' | undefined;
+  /**
+   * `POST` sends `payload` (a webhook delivery): the same guard on every connection, but
+   * a redirect is not followed; it is the answer.
+   */
+  readonly method?: 'GET' | 'HEAD' | 'POST' | undefined;
+  /** The request body of a `POST` (and only of a `POST`). */
+  readonly payload?: string | undefined;
   /**
    * `false`: a GET whose final body is not downloaded. The document comes back as soon
    * as the final response's status and headers arrive, with empty `bytes`; the body is

@@ -1,3 +1,5 @@
+import type { FetchedDocument } from '@storefront/core';
+import { PAGE_LINKS_TASK, pageLinks } from '../jobs/links.js';
 import { REGISTRY } from '../registry/index.js';
 import type {
   AnyRoute,
@@ -47,9 +49,12 @@ export function stepTaskOf(route: AnyRoute): ProductTask<WalkStepInput, WalkPlan
   return { name: `${route.name}:step`, run: (input) => reads.step(input) };
 }
 
-/** Every route's product (and a walking route's step), by task name: what a product thread can run. */
-export const PRODUCT_TASKS: ReadonlyMap<string, (input: never) => unknown> = new Map(
-  REGISTRY.flatMap((route: AnyRoute) => {
+/**
+ * Every route's product (and a walking route's step), by task name, and the crawl
+ * jobs' link listing: what a product thread can run.
+ */
+export const PRODUCT_TASKS: ReadonlyMap<string, (input: never) => unknown> = new Map([
+  ...REGISTRY.flatMap((route: AnyRoute) => {
     const tasks: [string, (input: never) => unknown][] = [
       [route.name, (input: never) => route.compute(input)],
     ];
@@ -59,7 +64,14 @@ export const PRODUCT_TASKS: ReadonlyMap<string, (input: never) => unknown> = new
     }
     return tasks;
   }),
-);
+  [PAGE_LINKS_TASK, (input: never) => pageLinks(input)],
+]);
+
+/** The crawl jobs' link listing as a product task. */
+export const pageLinksTask: ProductTask<FetchedDocument, string[]> = {
+  name: PAGE_LINKS_TASK,
+  run: pageLinks,
+};
 
 /**
  * Run the product named `name` on `input` on this thread: what a product thread does.

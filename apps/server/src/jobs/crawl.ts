@@ -1,0 +1,615 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Signer } from '@storefront/attest';
+import { canonicalize, type FetchedDocument, MERKLE_TREE, merkleRoot } from '@storefront/core';
+import { readSitemap, siteUrl } from '@storefront/crawl';
+import { isAllowed, type ParsedRobots, parseRobots } from '@storefront/robots';
+import { DEFAULT_USER_AGENT, type Fetcher, type SafeFetchResult } from '@storefront/safe-fetch';
+import type { Logger } from 'pino';
+import type { Database, Queryable } from '../db/database.js';
+import type { WorkOutcome } from '../pipeline/outcome.js';
+import { perform } from '../pipeline/work.js';
+import type { AnyRoute } from '../registry/types.js';
+import { type Compute, pageLinksTask } from '../work/compute.js';
+import { withinDeadline } from '../work/deadline.js';
+import { callDeadline } from '../work/limits.js';
+import { type CrawlJobParams, type JobEvent, urlFilter } from './params.js';
+import { type JobQueue, TASKS } from './queue.js';
+import { type JobRow, lockJob, pageHashes, readJob, releaseReservation } from './store.js';
+
+/** Sitemaps read to seed a job: the ones robots.txt names (or `/sitemap.xml`), and their children. */
+const MAX_SITEMAPS = 20;
+/** The longest crawl-delay a job honours (s); a longer one is taken as this. */
+const MAX_CRAWL_DELAY_S = 60;
+
+/** What the job tasks need. */
+export interface JobServices {
+  readonly db: Database;
+  readonly queue: JobQueue;
+  readonly fetcher: Fetcher;
+  readonly compute: Compute;
+  readonly signer: Signer;
+  readonly clock: () => Date;
+  readonly publicBaseUrl: string;
+  readonly registry: readonly AnyRoute[];
+  readonly logger: Logger;
+  /** Each page's budget, as a call's (fetch and product). */
+  readonly pageBudgetMs: number;
+  /** Fetches in flight to one origin from this process at most. */
+  readonly hosts: HostLimiter;
+}
+
+/** The page product of a job: `/buy/markdown` for markdown, `/buy/fetch` for text. */
+export function pageRouteOf(
+  registry: readonly AnyRoute[],
+  format: CrawlJobParams['format'],
+): { readonly route: AnyRoute; readonly params: unknown; readonly price: number } {
+  const name = format === 'markdown' ? 'markdown' : 'fetch';
+  const route = registry.find((r) => r.name === name);
+  if (route === undefined) throw new Error(`No /buy/${name} route for crawl jobs`);
+  const checked = route.check({ url: 'https://example.com/' });
+  if (!checked.ok) throw new Error(`/buy/${name} refused a plain URL`);
+  return { route, params: checked.params, price: route.priceFor(checked.params).amount };
+}
+
+/** What robots.txt of an origin says for our crawler. */
+type RobotsRules =
+  | { readonly mode: 'allow-all' }
+  | { readonly mode: 'disallow-all' }
+  | { readonly mode: 'rules'; readonly robots: ParsedRobots };
+
+/** A per-origin cap on fetches in flight in this process. */
+export class HostLimiter {
+  readonly #active = new Map<string, number>();
+  readonly #waiting = new Map<string, Array<() => void>>();
+  constructor(readonly perHost: number) {}
+
+  async run<T>(origin: string, task: () => Promise<T>): Promise<T> {
+    const active = this.#active.get(origin) ?? 0;
+    if (active >= this.perHost) {
+      await new Promise<void>((resolve) => {
+        const queue = this.#waiting.get(origin) ?? [];
+        queue.push(resolve);
+        this.#waiting.set(origin, queue);
+      });
+    } else {
+      this.#active.set(origin, active + 1);
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.get(origin)?.shift();
+      if (next !== undefined) next();
+      else {
+        const left = (this.#active.get(origin) ?? 1) - 1;
+        if (left === 0) this.#active.delete(origin);
+        else this.#active.set(origin, left);
+      }
+    }
+  }
+}
+
+/**
+ * A new job's first task: read robots.txt of the start origin (rules and crawl-delay,
+ * kept for every worker) and its sitemaps, then admit the start URL's task and the
+ * sitemap URLs the filters, robots.txt and the limit allow (one hop deep), and start.
+ */
+export async function seedJob(services: JobServices, jobId: string): Promise<void> {
+  const job = await readJob(services.db, jobId);
+  if (job === null || job.status !== 'queued') return;
+  const origin = new URL(job.params.url).origin;
+  const rules = await hostRules(services, job.id, origin);
+  const allowed = urlFilter(job.params);
+  const seeds =
+    job.params.limit > 1 && job.params.maxDepth > 0
+      ? (await sitemapUrls(services.fetcher, origin, rules)).filter(
+          (url) => url !== job.params.url && allowed(url) && robotsAllow(rules, url),
+        )
+      : [];
+  await services.db.transaction(async (tx) => {
+    const locked = await lockJob(tx, jobId);
+    if (locked === null || locked.status !== 'queued') return;
+    await tx.query(`UPDATE crawl_jobs SET status = 'running', updated_at = now() WHERE id = $1`, [
+      jobId,
+    ]);
+    await services.queue.addPages(tx, jobId, [locked.params.url], 0);
+    await admit(services, tx, locked, seeds, 1);
+  });
+}
+
+/** A page task's payload. */
+export interface PageTask {
+  readonly job: string;
+  readonly url: string;
+  readonly depth: number;
+}
+
+/**
+ * One admitted URL of a running job: check robots.txt, wait for the origin's
+ * crawl-delay slot and a fetch slot, fetch, make the page exactly as its single-page
+ * route would (same product, same receipt), list its links, and commit it once: the
+ * page, its charge (a ledger row on the key door), its webhook event, and the URLs it
+ * adds, in one transaction that only a `queued` URL of a `running` job can pass. A
+ * task run again after a crash finds its URL done and stops; a cancelled job's task
+ * charges nothing.
+ */
+export async function crawlPage(services: JobServices, task: PageTask): Promise<void> {
+  const job = await readJob(services.db, task.job);
+  if (job === null || job.status !== 'running') return;
+  if (!(await isQueued(services.db, task))) return;
+  const origin = new URL(task.url).origin;
+  const rules = await hostRules(services, job.id, origin);
+  if (!robotsAllow(rules, task.url)) {
+    await commitSkip(services, task);
+    return;
+  }
+  await waitForSlot(services.db, job.id, origin);
+
+  const { route, params } = pageRouteOf(services.registry, job.params.format);
+  const deadline = callDeadline(services.pageBudgetMs);
+  const within = withinDeadline(services, deadline, new AbortController().signal);
+  const fetched = await services.hosts.run(origin, () => within.fetcher.fetch(task.url));
+  const pageParams = { ...(params as object), url: task.url };
+  const outcome = await perform(
+    route,
+    pageParams,
+    {
+      fetcher: prefetched(fetched),
+      compute: within.compute,
+      deadline,
+      publicBaseUrl: services.publicBaseUrl,
+      clock: services.clock,
+    },
+    { door: job.door, metered: job.door === 'key' },
+  );
+  const links =
+    fetched.ok && task.depth < job.params.maxDepth && isPageOk(outcome)
+      ? await linksOf(services.compute, fetched.doc, job.params)
+      : [];
+  const page = resultOf(services.signer, route.name, outcome, task.url);
+  await commitPage(services, task, route.name, page, links);
+}
+
+/**
+ * A page task out of tries (the database or a bug failed it every time): its URL is
+ * committed as a failed page, free, so that the job still ends.
+ */
+export async function failPage(
+  services: JobServices,
+  task: PageTask,
+  error: unknown,
+): Promise<void> {
+  services.logger.error({ err: error, job: task.job, url: task.url }, 'crawl page failed');
+  const job = await readJob(services.db, task.job);
+  if (job === null) return;
+  const message = 'The page could not be made after several tries';
+  await commitPage(
+    services,
+    task,
+    job.route,
+    {
+      ok: false,
+      result: { ok: false, url: task.url, error: 'internal_error', message },
+      contentHash: null,
+      nonce: null,
+      status: null,
+      error: 'internal_error',
+    },
+    [],
+  );
+}
+
+/** A seed task out of tries: the job fails, and its reservation is given back. */
+export async function failSeed(
+  services: JobServices,
+  jobId: string,
+  error: unknown,
+): Promise<void> {
+  services.logger.error({ err: error, job: jobId }, 'crawl seed failed');
+  await services.db.transaction(async (tx) => {
+    const locked = await lockJob(tx, jobId);
+    if (locked === null || locked.status !== 'queued') return;
+    await tx.query(`UPDATE crawl_jobs SET error = $2 WHERE id = $1`, [
+      jobId,
+      'The crawl could not start after several tries',
+    ]);
+    await finishJob(services, tx, { ...locked, failed: 0, completed: 0 }, 'failed');
+  });
+}
+
+/** What a page commits: its stored answer and what its receipt says. */
+type MadePage = ReturnType<typeof resultOf>;
+
+/**
+ * Commit one page of a running job, once: only a `queued` URL of a `running` job
+ * passes (a task run again after a crash, or a cancelled job, commits nothing). In one
+ * transaction, with the job's row locked: the page (next `seq`), the job's counts and
+ * charge, the ledger row of a key-door charge, the `page` event, the links it admits,
+ * and the job's end when it was the last page.
+ */
+async function commitPage(
+  services: JobServices,
+  task: PageTask,
+  routeName: string,
+  page: MadePage,
+  links: readonly string[],
+): Promise<void> {
+  await services.db.transaction(async (tx) => {
+    const locked = await lockJob(tx, task.job);
+    if (locked === null || locked.status !== 'running') return;
+    const claimed = await tx.query(
+      `UPDATE crawl_frontier SET state = 'done' WHERE job_id = $1 AND url = $2 AND state = 'queued'
+       RETURNING url`,
+      [locked.id, task.url],
+    );
+    if (claimed.rows.length === 0) return;
+    const seq = locked.completed + locked.failed + 1;
+    const charge = page.ok ? (locked.door === 'key' ? locked.unitCost : locked.pagePrice) : 0;
+    await tx.query(
+      `INSERT INTO crawl_pages (job_id, seq, url, ok, charged, content_hash, result)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [locked.id, seq, task.url, page.ok, charge, page.contentHash, JSON.stringify(page.result)],
+    );
+    await tx.query(
+      `UPDATE crawl_jobs SET completed = completed + $2, failed = failed + $3,
+              charged = charged + $4, updated_at = now() WHERE id = $1`,
+      [locked.id, page.ok ? 1 : 0, page.ok ? 0 : 1, charge],
+    );
+    if (page.ok && locked.door === 'key') {
+      await tx.query(
+        `INSERT INTO ledger (key_id, route, price, units, source, charged, outcome, upstream_status,
+                             receipt_nonce, finished_at, job_id, answered)
+         VALUES ($1, $2, $3, $4, $5, true, 'delivered', $6, $7, now(), $8, true)`,
+        [
+          locked.keyId,
+          routeName,
+          locked.pagePrice,
+          locked.unitCost,
+          locked.source,
+          page.status,
+          page.nonce,
+          locked.id,
+        ],
+      );
+    }
+    await addEvent(services, tx, locked, 'page', {
+      jobId: locked.id,
+      seq,
+      url: task.url,
+      ok: page.ok,
+      ...(page.ok ? { contentHash: page.contentHash } : { error: page.error }),
+    });
+    const after: JobRow = {
+      ...locked,
+      completed: locked.completed + (page.ok ? 1 : 0),
+      failed: locked.failed + (page.ok ? 0 : 1),
+      charged: locked.charged + charge,
+    };
+    const added = await admit(services, tx, after, links, task.depth + 1);
+    if (after.completed + after.failed === after.total + added) {
+      await finishJob(services, tx, { ...after, total: after.total + added }, null);
+    }
+  });
+}
+
+/** Whether the page of `task` still waits to be made (not done by an earlier run). */
+async function isQueued(db: Queryable, task: PageTask): Promise<boolean> {
+  const { rows } = await db.query<{ state: string }>(
+    `SELECT state FROM crawl_frontier WHERE job_id = $1 AND url = $2`,
+    [task.job, task.url],
+  );
+  return rows[0]?.state === 'queued';
+}
+
+/**
+ * A URL robots.txt disallows: it leaves the crawl without a page or a charge, and
+ * frees its place under the limit.
+ */
+async function commitSkip(services: JobServices, task: PageTask): Promise<void> {
+  await services.db.transaction(async (tx) => {
+    const locked = await lockJob(tx, task.job);
+    if (locked === null || locked.status !== 'running') return;
+    const claimed = await tx.query(
+      `UPDATE crawl_frontier SET state = 'skipped' WHERE job_id = $1 AND url = $2 AND state = 'queued'
+       RETURNING url`,
+      [task.job, task.url],
+    );
+    if (claimed.rows.length === 0) return;
+    await tx.query(`UPDATE crawl_jobs SET total = total - 1, updated_at = now() WHERE id = $1`, [
+      task.job,
+    ]);
+    const after = { ...locked, total: locked.total - 1 };
+    if (after.completed + after.failed === after.total) await finishJob(services, tx, after, null);
+  });
+}
+
+/**
+ * Admit `urls` (in order) to the job's crawl at `depth`, within its limit: those the
+ * job has not seen, that its filters allow. The job's row is locked by the caller, so
+ * two pages adding links at once never pass the limit. Returns how many were added.
+ */
+async function admit(
+  services: JobServices,
+  tx: Queryable,
+  job: JobRow,
+  urls: readonly string[],
+  depth: number,
+): Promise<number> {
+  const room = job.limit - job.total;
+  if (room <= 0 || urls.length === 0 || depth > job.params.maxDepth) return 0;
+  const allowed = urlFilter(job.params);
+  const candidates = [...new Set(urls)].filter(allowed);
+  if (candidates.length === 0) return 0;
+  const { rows } = await tx.query<{ url: string }>(
+    `INSERT INTO crawl_frontier (job_id, url, depth)
+     SELECT $1, t.u, $3 FROM unnest($2::text[]) WITH ORDINALITY AS t(u, i)
+      WHERE NOT EXISTS (SELECT 1 FROM crawl_frontier f WHERE f.job_id = $1 AND f.url = t.u)
+      ORDER BY t.i LIMIT $4
+     ON CONFLICT DO NOTHING RETURNING url`,
+    [job.id, candidates, depth, room],
+  );
+  if (rows.length === 0) return 0;
+  await tx.query(`UPDATE crawl_jobs SET total = total + $2 WHERE id = $1`, [job.id, rows.length]);
+  await services.queue.addPages(
+    tx,
+    job.id,
+    rows.map((row) => row.url),
+    depth,
+  );
+  return rows.length;
+}
+
+/**
+ * End a job (its row locked by the caller): `completed` when any page was delivered
+ * or none failed, else `failed`; `cancelled` when `cancelled` is given. Signs the
+ * manifest over what was delivered, gives back what the reservation holds beyond the
+ * charges, queues the x402 settlement of what was delivered, and writes the last
+ * event, after every page event.
+ */
+export async function finishJob(
+  services: JobServices,
+  tx: Queryable,
+  job: JobRow,
+  ending: 'cancelled' | 'failed' | null,
+): Promise<JobRow['status']> {
+  const status = ending ?? (job.completed > 0 || job.failed === 0 ? 'completed' : 'failed');
+  const manifest = await signManifest(services, tx, job);
+  await tx.query(
+    `UPDATE crawl_jobs SET status = $2, manifest = $3, finished_at = now(), updated_at = now()
+      WHERE id = $1`,
+    [job.id, status, JSON.stringify(manifest)],
+  );
+  await releaseReservation(tx, job);
+  if (job.door === 'x402' && job.payment?.scheme === 'upto') {
+    await services.queue.add(tx, TASKS.settle, { job: job.id }, { key: `settle:${job.id}` });
+  }
+  await addEvent(services, tx, job, status === 'completed' ? 'completed' : status, {
+    jobId: job.id,
+    status,
+    completed: job.completed,
+    failed: job.failed,
+    charged: job.charged,
+    merkleRoot: (manifest.data as { merkleRoot: string }).merkleRoot,
+  });
+  return status;
+}
+
+/**
+ * The job's manifest: a signed result whose `text` is the RFC 8785 JSON of its `data`,
+ * which names the RFC 6962 Merkle root of the delivered pages' content hashes in page
+ * order, so the whole crawl verifies as one (`verifyManifest` in @storefront/attest).
+ */
+async function signManifest(
+  services: JobServices,
+  tx: Queryable,
+  job: JobRow,
+): Promise<Record<string, unknown>> {
+  const hashes = await pageHashes(tx, job.id);
+  const data = {
+    jobId: job.id,
+    url: job.params.url,
+    route: job.route,
+    format: job.params.format,
+    pages: hashes.length,
+    tree: MERKLE_TREE,
+    merkleRoot: merkleRoot(hashes),
+  };
+  const text = canonicalize(data);
+  const fetchedAt = services.clock().toISOString();
+  const attestation = services.signer.sign(text, {
+    route: 'crawl-job',
+    url: job.params.url,
+    status: null,
+    fetchedAt,
+  });
+  return { ok: true, url: job.params.url, fetchedAt, text, data, attestation };
+}
+
+/** Write a webhook event of `job` when its webhook asked for it, and queue its delivery. */
+async function addEvent(
+  services: JobServices,
+  tx: Queryable,
+  job: JobRow,
+  type: JobEvent,
+  data: Record<string, unknown>,
+): Promise<void> {
+  if (job.webhook === null || !job.webhook.events.includes(type)) return;
+  await tx.query(
+    `INSERT INTO job_events (id, job_id, type, payload)
+     VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1, $2, $3)`,
+    [job.id, `job.${type}`, JSON.stringify(data)],
+  );
+  await services.queue.add(
+    tx,
+    TASKS.webhooks,
+    { job: job.id },
+    { key: `webhooks:${job.id}`, queue: `webhooks:${job.id}`, keepRunAt: true },
+  );
+}
+
+/** What a page's outcome stores: the single-page answer with its receipt, or the failure. */
+function resultOf(
+  signer: Signer,
+  route: string,
+  outcome: WorkOutcome,
+  url: string,
+): {
+  readonly ok: boolean;
+  readonly result: Record<string, unknown>;
+  readonly contentHash: string | null;
+  readonly nonce: string | null;
+  readonly status: number | null;
+  readonly error: string | null;
+} {
+  if (outcome.kind === 'delivered' && outcome.ok && outcome.sign !== null) {
+    const { text, url: at, status, fetchedAt } = outcome.sign;
+    const attestation = signer.sign(text, { route, url: at, status, fetchedAt });
+    return {
+      ok: true,
+      result: { ...outcome.body, attestation },
+      contentHash: attestation.contentHash,
+      nonce: attestation.nonce,
+      status,
+      error: null,
+    };
+  }
+  const body = outcome.body ?? { ok: false, url, error: outcome.error };
+  return {
+    ok: false,
+    result: body,
+    contentHash: null,
+    nonce: null,
+    status: outcome.upstreamStatus,
+    error: outcome.error,
+  };
+}
+
+function isPageOk(outcome: WorkOutcome): boolean {
+  return outcome.kind === 'delivered' && outcome.ok;
+}
+
+/** A fetcher that answers with `result`, already fetched: the page's route reads it as its own fetch. */
+function prefetched(result: SafeFetchResult): Fetcher {
+  return { fetch: async () => result, close: async () => {} };
+}
+
+/** The page's links that may join the crawl, normalised as the crawl compares them. */
+async function linksOf(
+  compute: Compute,
+  doc: FetchedDocument,
+  params: CrawlJobParams,
+): Promise<string[]> {
+  let links: string[];
+  try {
+    links = await compute(pageLinksTask, doc);
+  } catch {
+    return [];
+  }
+  const allowed = urlFilter(params);
+  const out: string[] = [];
+  for (const link of links) {
+    const url = siteUrl(link);
+    if (url !== null && allowed(url)) out.push(url);
+  }
+  return out;
+}
+
+/**
+ * The robots.txt rules of `origin` for job `jobId`: read once per job and origin, by
+ * whichever worker needs them first, and kept with the crawl-delay they set.
+ */
+async function hostRules(
+  services: JobServices,
+  jobId: string,
+  origin: string,
+): Promise<RobotsRules> {
+  const found = await services.db.query<{ robots: RobotsRules }>(
+    `SELECT robots FROM crawl_hosts WHERE job_id = $1 AND origin = $2`,
+    [jobId, origin],
+  );
+  if (found.rows[0] !== undefined) return found.rows[0].robots;
+  const result = await services.fetcher.fetch(`${origin}/robots.txt`);
+  const rules = robotsRulesOf(result);
+  const delay = rules.mode === 'rules' ? crawlDelayOf(rules.robots) : 0;
+  await services.db.query(
+    `INSERT INTO crawl_hosts (job_id, origin, robots, delay_ms) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING`,
+    [jobId, origin, JSON.stringify(rules), Math.round(delay * 1000)],
+  );
+  return rules;
+}
+
+/**
+ * What robots.txt's answer means (RFC 9309 §2.3.1): 2xx, its rules; 4xx (and a final
+ * 3xx), allow all; 5xx or no answer, disallow all.
+ */
+function robotsRulesOf(result: SafeFetchResult): RobotsRules {
+  if (!result.ok) return { mode: 'disallow-all' };
+  const { status } = result.doc;
+  if (status >= 200 && status <= 299)
+    return { mode: 'rules', robots: parseRobots(result.doc.bytes) };
+  if (status >= 500) return { mode: 'disallow-all' };
+  return { mode: 'allow-all' };
+}
+
+function robotsAllow(rules: RobotsRules, url: string): boolean {
+  if (rules.mode === 'allow-all') return true;
+  if (rules.mode === 'disallow-all') return false;
+  const parsed = new URL(url);
+  return isAllowed(rules.robots, DEFAULT_USER_AGENT, `${parsed.pathname}${parsed.search}`);
+}
+
+/**
+ * The crawl-delay (s) robots.txt sets for our crawler: its own group's, else the `*`
+ * group's; 0 when none, at most {@link MAX_CRAWL_DELAY_S}.
+ */
+export function crawlDelayOf(robots: ParsedRobots, userAgent = DEFAULT_USER_AGENT): number {
+  const token = (userAgent.split('/')[0] ?? '').toLowerCase();
+  const own = robots.groups.find((g) => g.agents.some((a) => a.toLowerCase() === token));
+  const any = robots.groups.find((g) => g.agents.includes('*'));
+  const delay = (own ?? any)?.crawlDelay ?? 0;
+  return Math.min(MAX_CRAWL_DELAY_S, delay);
+}
+
+/**
+ * Wait for this fetch's turn under the origin's crawl-delay: each fetch takes the next
+ * slot (`next_at` moves on by the delay, in one statement shared by every worker), and
+ * sleeps until it. No delay, no wait.
+ */
+async function waitForSlot(db: Queryable, jobId: string, origin: string): Promise<void> {
+  const { rows } = await db.query<{ wait_ms: number | null }>(
+    `UPDATE crawl_hosts SET next_at = greatest(next_at, now()) + delay_ms * interval '1 millisecond'
+      WHERE job_id = $1 AND origin = $2 AND delay_ms > 0
+     RETURNING (extract(epoch FROM (next_at - delay_ms * interval '1 millisecond' - now())) * 1000)::int AS wait_ms`,
+    [jobId, origin],
+  );
+  const wait = rows[0]?.wait_ms ?? 0;
+  if (wait > 0) await sleep(wait);
+}
+
+/** The page URLs the sitemaps of `origin` list (robots.txt's, else `/sitemap.xml`), index files followed once. */
+async function sitemapUrls(
+  fetcher: Fetcher,
+  origin: string,
+  rules: RobotsRules,
+): Promise<string[]> {
+  const named = 'robots' in rules ? [...rules.robots.sitemaps] : [];
+  const queue = named.length > 0 ? named : [`${origin}/sitemap.xml`];
+  const seen = new Set<string>();
+  const urls: string[] = [];
+  while (queue.length > 0 && seen.size < MAX_SITEMAPS) {
+    const at = queue.shift() as string;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    const result = await fetcher.fetch(at);
+    if (!result.ok || result.doc.status < 200 || result.doc.status > 299) continue;
+    const read = readSitemap(result.doc);
+    if (!read.ok) continue;
+    for (const entry of read.entries) {
+      const url = siteUrl(entry.loc, result.doc.url);
+      if (url === null) continue;
+      if (read.kind === 'sitemap-index') queue.push(url);
+      else urls.push(url);
+    }
+  }
+  return urls;
+}

@@ -1,0 +1,53 @@
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import type { AppDeps } from '../deps.js';
+import { recordWorkers, unlockExpiredWorkers } from './leases.js';
+import { type JobRunner, migrateQueue, type QueueConnection, startJobRunner } from './runner.js';
+
+/** The queue's connection for a database opened from `databaseUrl`, in `schema`. */
+export function queueConnection(databaseUrl: string, schema: string): QueueConnection {
+  return { connectionString: databaseUrl, schema };
+}
+
+/** Options of {@link startJobWorkers}. */
+export interface JobWorkersOptions {
+  readonly deps: AppDeps;
+  readonly db: Database;
+  readonly connection: QueueConnection;
+  readonly instanceId: string;
+  readonly concurrency: number;
+  readonly logger: Logger;
+  readonly settle?: (jobId: string) => Promise<void>;
+}
+
+/**
+ * Bring the queue's schema up to date and start this process's job workers, their ids
+ * written on the process's lease so another process unlocks their tasks if it dies.
+ */
+export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRunner> {
+  const { db, instanceId, logger } = options;
+  await migrateQueue(options.connection, logger);
+  let recorded: Promise<void> = Promise.resolve();
+  return startJobRunner({
+    services: options.deps.jobs.services,
+    connection: options.connection,
+    concurrency: options.concurrency,
+    ...(options.settle === undefined ? {} : { settle: options.settle }),
+    onWorkers: (ids) => {
+      recorded = recorded
+        .then(() => recordWorkers(db, instanceId, ids))
+        .catch((error: unknown) => logger.error({ err: error }, 'could not record job workers'));
+    },
+  });
+}
+
+/** One heartbeat's job chore: unlock the tasks of workers whose process's lease expired. */
+export async function unlockDeadWorkers(
+  db: Database,
+  queueSchema: string,
+  leaseSeconds: number,
+  logger: Logger,
+): Promise<void> {
+  const unlocked = await unlockExpiredWorkers(db, queueSchema, leaseSeconds);
+  if (unlocked > 0) logger.warn({ unlocked }, 'unlocked the job tasks of a stopped process');
+}

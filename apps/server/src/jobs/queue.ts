@@ -1,0 +1,80 @@
+import type { Queryable } from '../db/database.js';
+
+/**
+ * The job queue is graphile-worker's (docs/decisions.md, "Job engine"), in its own
+ * schema of the service's database: `graphile_worker` beside the default schema, or
+ * `<schema>_queue` beside a named one (tests use one per run).
+ */
+export function queueSchemaOf(schema: string | undefined): string {
+  return schema === undefined ? 'graphile_worker' : `${schema}_queue`;
+}
+
+/** The tasks the workers run. */
+export const TASKS = {
+  /** Read robots.txt and the sitemaps of a new job and admit its first URLs. */
+  seed: 'crawl-seed',
+  /** Fetch one admitted URL and commit its page. */
+  page: 'crawl-page',
+  /** Deliver a job's pending webhook events, in order. */
+  webhooks: 'job-webhooks',
+  /** Settle an x402 job paid with `upto` for the pages it delivered. */
+  settle: 'job-settle',
+} as const;
+
+/** How often a task is tried before graphile-worker gives up on it. */
+export const MAX_ATTEMPTS = 8;
+
+/** Where and how jobs are added: the queue's schema, inside the caller's transaction. */
+export class JobQueue {
+  constructor(readonly schema: string) {}
+
+  /**
+   * Add one task run in `tx`: it is visible to the workers only once `tx` commits, so
+   * a reservation and its job are one transaction. `key` de-duplicates: a task with
+   * the same key that has not started yet is updated rather than added again (keeping
+   * its run time with `keepRunAt`: a retry waiting for its turn keeps waiting); tasks
+   * of one named `queue` run one at a time, in order.
+   */
+  async add(
+    tx: Queryable,
+    task: string,
+    payload: Record<string, unknown>,
+    options: {
+      readonly key?: string;
+      readonly queue?: string;
+      readonly runAt?: Date;
+      readonly maxAttempts?: number;
+      readonly keepRunAt?: boolean;
+    } = {},
+  ): Promise<void> {
+    await tx.query(
+      `SELECT ${this.schema}.add_job($1, $2::json, queue_name := $3, run_at := $4,
+              max_attempts := $5, job_key := $6, job_key_mode := $7)`,
+      [
+        task,
+        JSON.stringify(payload),
+        options.queue ?? null,
+        options.runAt ?? null,
+        options.maxAttempts ?? MAX_ATTEMPTS,
+        options.key ?? null,
+        options.keepRunAt === true ? 'preserve_run_at' : 'replace',
+      ],
+    );
+  }
+
+  /** Add one `crawl-page` task per URL of `urls` (all of depth `depth`) for job `jobId`, in `tx`. */
+  async addPages(
+    tx: Queryable,
+    jobId: string,
+    urls: readonly string[],
+    depth: number,
+  ): Promise<void> {
+    if (urls.length === 0) return;
+    await tx.query(
+      `SELECT ${this.schema}.add_job($1, json_build_object('job', $2::text, 'url', u, 'depth', $3::int),
+              max_attempts := $4)
+         FROM unnest($5::text[]) AS u`,
+      [TASKS.page, jobId, depth, MAX_ATTEMPTS, urls],
+    );
+  }
+}

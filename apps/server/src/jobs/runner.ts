@@ -1,0 +1,134 @@
+import { EventEmitter } from 'node:events';
+import { run, runMigrations, type Task, Logger as WorkerLogger } from 'graphile-worker';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Queryable } from '../db/database.js';
+import {
+  crawlPage,
+  failPage,
+  failSeed,
+  type JobServices,
+  type PageTask,
+  seedJob,
+} from './crawl.js';
+import { TASKS } from './queue.js';
+import { deliverEvents, type WebhookServices } from './webhooks.js';
+
+/** Tasks each worker process runs at once, by default. */
+export const JOB_CONCURRENCY = 16;
+
+/** Where the queue lives: a PostgreSQL connection for graphile-worker's own pool. */
+export interface QueueConnection {
+  /** A `postgres://` URL (graphile-worker keeps its own pool and LISTEN connection). */
+  readonly connectionString: string;
+  /** The queue's schema (`queueSchemaOf`). */
+  readonly schema: string;
+}
+
+/** What the workers of one process need. */
+export interface RunnerOptions {
+  readonly services: JobServices & WebhookServices;
+  readonly connection: QueueConnection;
+  readonly concurrency?: number;
+  /** Settles an x402 job paid with `upto` once it ended; absent, settle tasks wait. */
+  readonly settle?: (jobId: string) => Promise<void>;
+  /** Called with the ids of this process's workers once they exist (their lease holds them). */
+  readonly onWorkers?: (ids: readonly string[]) => void;
+}
+
+/** Running workers: stop them to drain (running tasks finish; queued ones stay queued). */
+export interface JobRunner {
+  readonly workerIds: readonly string[];
+  stop(): Promise<void>;
+}
+
+/** Create (or bring up to date) the queue's schema; safe to run from every process. */
+export async function migrateQueue(connection: QueueConnection, logger: Logger): Promise<void> {
+  const pool = new pg.Pool({ connectionString: connection.connectionString, max: 1 });
+  try {
+    await runMigrations({ pgPool: pool, schema: connection.schema, logger: workerLogger(logger) });
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * Start this process's job workers (graphile-worker, `concurrency` tasks at once): the
+ * seed, page, webhook and settlement tasks. A task that throws is tried again with
+ * graphile-worker's backoff; on its last try a page is committed as failed and a seed
+ * fails its job, so that every job ends.
+ */
+export async function startJobRunner(options: RunnerOptions): Promise<JobRunner> {
+  const { services, connection } = options;
+  const workerIds: string[] = [];
+  const events = new EventEmitter() as NonNullable<Parameters<typeof run>[0]['events']>;
+  events.on('worker:create', ({ worker }) => {
+    workerIds.push(worker.workerId);
+    options.onWorkers?.([...workerIds]);
+  });
+  const lastTry = (helpers: Parameters<Task>[1]) =>
+    helpers.job.attempts >= helpers.job.max_attempts;
+
+  const taskList: Record<string, Task> = {
+    [TASKS.seed]: async (payload, helpers) => {
+      const { job } = payload as { job: string };
+      try {
+        await seedJob(services, job);
+      } catch (error) {
+        if (!lastTry(helpers)) throw error;
+        await failSeed(services, job, error);
+      }
+    },
+    [TASKS.page]: async (payload, helpers) => {
+      const task = payload as PageTask;
+      try {
+        await crawlPage(services, task);
+      } catch (error) {
+        if (!lastTry(helpers)) throw error;
+        await failPage(services, task, error);
+      }
+    },
+    [TASKS.webhooks]: async (payload) => {
+      await deliverEvents(services, (payload as { job: string }).job);
+    },
+    [TASKS.settle]: async (payload) => {
+      if (options.settle === undefined) throw new Error('No x402 settlement in this process');
+      await options.settle((payload as { job: string }).job);
+    },
+  };
+  const runner = await run({
+    connectionString: connection.connectionString,
+    schema: connection.schema,
+    concurrency: options.concurrency ?? JOB_CONCURRENCY,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    logger: workerLogger(services.logger),
+    events,
+    taskList,
+  });
+  return {
+    workerIds,
+    stop: () => runner.stop(),
+  };
+}
+
+/**
+ * Unlock the tasks that workers of expired leases held (`ids`): graphile-worker leaves
+ * a dead worker's tasks locked for hours; its lease says within seconds that it is gone.
+ */
+export async function unlockWorkers(
+  db: Queryable,
+  schema: string,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(`SELECT ${schema}.force_unlock_workers($1::text[])`, [ids]);
+}
+
+/** graphile-worker's log lines through the service's logger (its debug and info lines dropped). */
+function workerLogger(logger: Logger): WorkerLogger {
+  return new WorkerLogger(() => (level, message, meta) => {
+    if (level === 'error') logger.error({ meta }, message);
+    else if (level === 'warning') logger.warn({ meta }, message);
+  });
+}

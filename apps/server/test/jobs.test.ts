@@ -1,0 +1,392 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyManifest, verifyReceipt } from '@storefront/attest';
+import { pino } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { type RunningServer, startServer } from '../src/server.js';
+import { type CrawlSite, startCrawlSite } from './crawl-site.js';
+import {
+  createSchema,
+  DATABASE_URL,
+  dropSchema,
+  fetchJson,
+  type JsonAnswer,
+  tempDir,
+  uniqueSchema,
+} from './helpers.js';
+
+// Crawl jobs end to end on a real server with its job workers: the key door's
+// reservation, pages with their receipts, the manifest, cancellation, webhooks.
+
+const ADMIN_TOKEN = 'jobs-test-admin-token-0123456789';
+/** The catalog price of `/buy/markdown` (USDC atomic units), a job page's price in markdown. */
+const MARKDOWN_PRICE = 5000;
+/** The catalog price of `/buy/fetch` (text). */
+const TEXT_PRICE = 3000;
+const schema = uniqueSchema();
+const dataDir = tempDir('storefront-jobs-');
+let site: CrawlSite;
+let slow: CrawlSite;
+let server: RunningServer;
+let base: string;
+let hook: Receiver;
+
+interface Job {
+  jobId: string;
+  status: string;
+  total: number;
+  completed: number;
+  failed: number;
+  charged: number;
+  reservation: { source: string; reserved: number; charged: number; released: number };
+  manifest?: Record<string, unknown>;
+  webhook?: { delivered: number; pending: number; failed: number; lastError: string | null };
+}
+
+async function liveKey(credits: number): Promise<{ key: string; keyId: string }> {
+  const minted = await fetchJson(`${base}/api/dev/keys?live=true`, { method: 'POST' });
+  const { key, keyId } = minted.body as { key: string; keyId: string };
+  const added = await fetchJson(`${base}/admin/keys/${keyId}/credits`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ credits }),
+  });
+  expect(added.status).toBe(200);
+  return { key, keyId };
+}
+
+async function balance(key: string): Promise<number> {
+  const answer = await fetchJson(`${base}/api/dev/balance`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  return (answer.body as { credits: number }).credits;
+}
+
+function createJob(key: string | null, body: unknown): Promise<JsonAnswer> {
+  return fetchJson(`${base}/jobs/crawl`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+async function readJob(key: string, id: string): Promise<Job> {
+  const answer = await fetchJson(`${base}/jobs/${id}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  expect(answer.status).toBe(200);
+  return answer.body as unknown as Job;
+}
+
+/** Poll the job until `done` says so (the job's own status is the event waited for). */
+async function until(key: string, id: string, done: (job: Job) => boolean): Promise<Job> {
+  for (;;) {
+    const job = await readJob(key, id);
+    if (done(job)) return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const ended = (job: Job) => !['queued', 'running'].includes(job.status);
+
+/** Every page of a job, read `per` at a time through the cursor. */
+async function allPages(key: string, id: string, per: number): Promise<unknown[]> {
+  const pages: unknown[] = [];
+  let after: string | null = '0';
+  let reads = 0;
+  while (after !== null) {
+    const answer = await fetchJson(`${base}/jobs/${id}/pages?after=${after}&limit=${per}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(answer.status).toBe(200);
+    const body = answer.body as { pages: unknown[]; next: string | null };
+    pages.push(...body.pages);
+    after = body.next;
+    reads += 1;
+    if (reads > 1000) throw new Error('the cursor never ended');
+  }
+  return pages;
+}
+
+describe.runIf(DATABASE_URL !== null)('crawl jobs through the key door', () => {
+  beforeAll(async () => {
+    site = await startCrawlSite({ pages: 31, sitemap: [30] });
+    slow = await startCrawlSite({ pages: 200, delayMs: 150 });
+    hook = new Receiver();
+    const hookAllow = await hook.listen();
+    await createSchema(schema);
+    server = await startServer(
+      loadConfig(
+        {
+          NODE_ENV: 'test',
+          PORT: '0',
+          DATA_DIR: dataDir,
+          ADMIN_TOKEN,
+          LOG_LEVEL: 'silent',
+          SAFE_FETCH_ALLOW: `${site.allow},${slow.allow},${hookAllow}`,
+          FACILITATOR_URL: 'http://127.0.0.1:9/',
+          DATABASE_URL: DATABASE_URL as string,
+          JOB_CONCURRENCY: '4',
+        },
+        dataDir,
+      ),
+      { logger: pino({ level: 'silent' }), schema, webhookRetryMs: [20, 20, 20] },
+    );
+    base = server.url;
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await site?.close();
+    await slow?.close();
+    hook?.server.close();
+    await dropSchema(schema);
+  });
+
+  it('reserves limit × page price, charges each delivered page once, and gives back the rest', async () => {
+    const { key, keyId } = await liveKey(1000);
+    const created = await createJob(key, { url: `${site.origin}/p/0`, limit: 40 });
+    expect(created.status).toBe(202);
+    const body = created.body as {
+      jobId: string;
+      statusUrl: string;
+      pagesUrl: string;
+      pagePrice: number;
+    };
+    expect(body.statusUrl).toBe(`${base}/jobs/${body.jobId}`);
+    expect(body.pagesUrl).toBe(`${base}/jobs/${body.jobId}/pages`);
+    // The catalog's price of /buy/markdown, per page: 40 pages reserve 40 × its credits.
+    expect(body.pagePrice).toBe(MARKDOWN_PRICE);
+    const credits = MARKDOWN_PRICE / 1000;
+    expect(await balance(key)).toBe(1000 - 40 * credits);
+
+    const job = await until(key, body.jobId, ended);
+    expect(job.status).toBe('completed');
+    // 31 pages exist; all are reached (30 also through the sitemap).
+    expect(job.total).toBe(31);
+    expect(job.completed).toBe(31);
+    expect(job.failed).toBe(0);
+    expect(job.reservation).toEqual({
+      source: 'credits',
+      reserved: 40 * credits,
+      charged: 31 * credits,
+      released: 9 * credits,
+    });
+    expect(job.charged).toBe(31 * MARKDOWN_PRICE);
+    expect(await balance(key)).toBe(1000 - 31 * credits);
+
+    // The books: one charged ledger row per page, tied to the job.
+    const ledger = await fetchJson(`${base}/admin/ledger?keyId=${keyId}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const rows = (ledger.body as { entries: { route: string; charged: boolean }[] }).entries;
+    expect(rows.filter((row) => row.route === 'markdown' && row.charged)).toHaveLength(31);
+
+    // Each page is the single-page product's answer for its bytes, with its own receipt.
+    const pages = (await allPages(key, body.jobId, 7)) as Record<string, unknown>[];
+    expect(pages).toHaveLength(31);
+    expect(new Set(pages.map((page) => page.url)).size).toBe(31);
+    const single = await fetchJson(
+      `${base}/buy/markdown?url=${encodeURIComponent(`${site.origin}/p/5`)}`,
+      {
+        headers: { authorization: `Bearer ${key}` },
+      },
+    );
+    const fromJob = pages.find((page) => page.url === `${site.origin}/p/5`) as Record<
+      string,
+      unknown
+    >;
+    expect(fromJob.text).toBe((single.body as Record<string, unknown>).text);
+    expect(fromJob.data).toEqual((single.body as Record<string, unknown>).data);
+    for (const page of pages) {
+      expect(verifyReceipt(page, server.signer.address, { route: 'markdown' }).valid).toBe(true);
+    }
+
+    // The manifest verifies the whole crawl as one, and refuses an edited page.
+    const verified = verifyManifest(job.manifest, pages, server.signer.address);
+    expect(verified.problems).toEqual([]);
+    expect(verified.valid).toBe(true);
+    const edited = pages.map((page, i) =>
+      i === 3 ? { ...page, text: `${String(page.text)}!` } : page,
+    );
+    expect(verifyManifest(job.manifest, edited, server.signer.address).valid).toBe(false);
+    expect(verifyManifest(job.manifest, pages.slice(1), server.signer.address).valid).toBe(false);
+  }, 60_000);
+
+  it('honours the limit, the depth and the path filters', async () => {
+    const { key } = await liveKey(1000);
+    const limited = await createJob(key, { url: `${site.origin}/p/0`, limit: 5, format: 'text' });
+    const a = await until(key, (limited.body as unknown as Job).jobId, ended);
+    expect([a.total, a.completed]).toEqual([5, 5]);
+
+    const shallow = await createJob(key, { url: `${site.origin}/p/0`, maxDepth: 1 });
+    const b = await until(key, (shallow.body as unknown as Job).jobId, ended);
+    // The start, its two children, and page 30 from the sitemap (one hop).
+    expect(b.total).toBe(4);
+
+    const filtered = await createJob(key, {
+      url: `${site.origin}/p/0`,
+      excludePaths: ['/p/2', '/p/1*'],
+    });
+    const c = await until(key, (filtered.body as unknown as Job).jobId, ended);
+    const pages = (await allPages(key, c.jobId, 50)) as { url: string }[];
+    // /p/1 and /p/2 are excluded, so only the start and the sitemap's /p/30 remain.
+    expect(pages.map((page) => new URL(page.url).pathname).sort()).toEqual(['/p/0', '/p/30']);
+
+    const included = await createJob(key, {
+      url: `${site.origin}/p/0`,
+      includePaths: ['/p/[0-6]'],
+    });
+    const d = await until(key, (included.body as unknown as Job).jobId, ended);
+    expect(d.total).toBe(7);
+  }, 60_000);
+
+  it('refuses a bad body with 400 before any charge, and shows a job to its key only', async () => {
+    const { key } = await liveKey(100);
+    for (const body of [
+      { url: 'ftp://x/' },
+      { url: `${site.origin}/p/0`, limit: 0 },
+      { url: `${site.origin}/p/0`, limit: 10_001 },
+      { url: `${site.origin}/p/0`, format: 'pdf' },
+      { url: `${site.origin}/p/0`, colour: 'red' },
+      { url: `${site.origin}/p/0`, includePaths: 'x' },
+      { limit: 3 },
+    ]) {
+      const answer = await createJob(key, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect((answer.body as { error: string }).error).toBe('invalid_params');
+    }
+    expect(await balance(key)).toBe(100);
+
+    const poor = await createJob(key, { url: `${site.origin}/p/0`, limit: 21 });
+    expect(poor.status).toBe(402);
+    expect(await balance(key)).toBe(100);
+
+    const created = await createJob(key, { url: `${site.origin}/p/0`, limit: 2 });
+    const id = (created.body as unknown as Job).jobId;
+    const other = await liveKey(10);
+    for (const headers of [{ authorization: `Bearer ${other.key}` }, {}] as Record<
+      string,
+      string
+    >[]) {
+      const answer = await fetchJson(`${base}/jobs/${id}`, { headers });
+      expect(answer.status).toBe(404);
+      const pages = await fetchJson(`${base}/jobs/${id}/pages`, { headers });
+      expect(pages.status).toBe(404);
+      const cancel = await fetchJson(`${base}/jobs/${id}`, { method: 'DELETE', headers });
+      expect(cancel.status).toBe(404);
+    }
+    await until(key, id, ended);
+  }, 60_000);
+
+  it('cancels: nothing more is charged and the rest is given back', async () => {
+    const { key } = await liveKey(2000);
+    const created = await createJob(key, { url: `${slow.origin}/p/0`, limit: 150, format: 'text' });
+    const id = (created.body as unknown as Job).jobId;
+    await until(key, id, (job) => job.completed >= 3);
+    const cancelled = await fetchJson(`${base}/jobs/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(cancelled.status).toBe(200);
+    const job = cancelled.body as unknown as Job;
+    expect(job.status).toBe('cancelled');
+    // Tasks still running when it was cancelled commit nothing afterwards.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const later = await readJob(key, id);
+    expect(later.completed).toBe(job.completed);
+    const credits = TEXT_PRICE / 1000;
+    expect(later.reservation.charged).toBe(job.completed * credits);
+    expect(later.reservation.released).toBe((150 - job.completed) * credits);
+    expect(await balance(key)).toBe(2000 - job.completed * credits);
+    const pages = await allPages(key, id, 200);
+    expect(pages).toHaveLength(job.completed);
+    expect(verifyManifest(later.manifest, pages, server.signer.address).valid).toBe(true);
+  }, 60_000);
+
+  it('delivers Standard Webhooks events in order, page events before completed, retrying failures', async () => {
+    const { key } = await liveKey(1000);
+    hook.failuresLeft = 2;
+    const created = await createJob(key, {
+      url: `${site.origin}/p/0`,
+      limit: 6,
+      format: 'text',
+      webhook: { url: `${hook.url}/hook` },
+    });
+    expect(created.status).toBe(202);
+    const { jobId, webhookSecret } = created.body as { jobId: string; webhookSecret: string };
+    expect(webhookSecret).toMatch(/^whsec_/);
+    hook.secret = webhookSecret;
+    const job = await until(key, jobId, (j) => ended(j) && j.webhook?.pending === 0);
+    expect(job.webhook).toMatchObject({ delivered: 7, pending: 0, failed: 0 });
+    const mine = hook.received.filter((event) => event.data.jobId === jobId);
+    // Every event verified against the job's secret; retries carry the same webhook-id.
+    expect(mine.map((event) => event.type)).toEqual([
+      ...Array(6).fill('job.page'),
+      'job.completed',
+    ]);
+    expect(new Set(mine.map((event) => event.id)).size).toBe(7);
+    expect(mine.slice(0, 6).map((event) => event.data.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(hook.attempts.get(mine[0]?.id as string)).toBe(3);
+  }, 60_000);
+
+  it('sends webhooks through the SSRF guard, and shows failures on the job', async () => {
+    const { key } = await liveKey(1000);
+    const created = await createJob(key, {
+      url: `${site.origin}/p/0`,
+      limit: 2,
+      format: 'text',
+      webhook: { url: 'http://127.0.0.1:9/hook', events: ['completed'] },
+    });
+    const { jobId } = created.body as { jobId: string };
+    const job = await until(key, jobId, (j) => ended(j) && (j.webhook?.failed ?? 0) > 0);
+    expect(job.webhook).toMatchObject({ delivered: 0, pending: 0, failed: 1 });
+    expect(job.webhook?.lastError).toMatch(/^blocked_ssrf/);
+  }, 60_000);
+});
+
+/** A webhook receiver: verifies each delivery with the job's secret, failing the first few. */
+class Receiver {
+  readonly server = http.createServer((req, res) => this.#handle(req, res));
+  readonly received: { id: string; type: string; data: Record<string, unknown> }[] = [];
+  readonly attempts = new Map<string, number>();
+  failuresLeft = 0;
+  secret = '';
+  url = '';
+
+  async listen(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    const { port } = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${port}`;
+    return `127.0.0.1:${port}`;
+  }
+
+  #handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    let raw = '';
+    req.on('data', (chunk) => {
+      raw += chunk;
+    });
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      this.attempts.set(id, (this.attempts.get(id) ?? 0) + 1);
+      if (this.failuresLeft > 0) {
+        this.failuresLeft -= 1;
+        res.writeHead(503).end();
+        return;
+      }
+      const event = new Webhook(this.secret).verify(raw, req.headers as Record<string, string>) as {
+        type: string;
+        data: Record<string, unknown>;
+      };
+      this.received.push({ id, ...event });
+      res.writeHead(204).end();
+    });
+  }
+}
