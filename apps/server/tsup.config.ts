@@ -17,6 +17,28 @@ const BESIDE = [
   'pg-native',
 ];
 
+/**
+ * One process's entry as one file with its pure-JavaScript dependencies: Node 20 then
+ * reads one module instead of hundreds, which is most of the start's time
+ * (bench/README.md, "Start-up and idle memory"; docs/decisions.md).
+ */
+function bundle(entry: Record<string, string>) {
+  return {
+    entry,
+    format: ['esm' as const],
+    target: 'node20',
+    sourcemap: true,
+    clean: false,
+    noExternal: [
+      new RegExp(`^(?!(${BESIDE.map((name) => name.replace('/', '\\/')).join('|')})(\\/|$))`),
+    ],
+    // Bundled CommonJS dependencies call `require` for Node's own modules.
+    banner: {
+      js: "import { createRequire as storefrontCreateRequire } from 'node:module'; const require = storefrontCreateRequire(import.meta.url);",
+    },
+  };
+}
+
 export default defineConfig([
   {
     // `product-worker` is the product thread `src/work/pool.ts` starts beside the bundle.
@@ -30,23 +52,9 @@ export default defineConfig([
     dts: { entry: 'src/index.ts' },
     sourcemap: true,
     // Everything but the other build's output, so the two builds never race on a file.
-    clean: ['!main.js', '!main.js.map'],
+    clean: ['!main.js', '!main.js.map', '!worker.js', '!worker.js.map'],
   },
-  {
-    // `main` (what `pnpm start` runs) is one file with its pure-JavaScript dependencies:
-    // Node 20 then reads one module instead of hundreds, which is most of the start's
-    // time (bench/README.md, "Start-up and idle memory"; docs/decisions.md).
-    entry: { main: 'src/main.ts' },
-    format: ['esm'],
-    target: 'node20',
-    sourcemap: true,
-    clean: false,
-    noExternal: [
-      new RegExp(`^(?!(${BESIDE.map((name) => name.replace('/', '\\/')).join('|')})(\\/|$))`),
-    ],
-    // Bundled CommonJS dependencies call `require` for Node's own modules.
-    banner: {
-      js: "import { createRequire as storefrontCreateRequire } from 'node:module'; const require = storefrontCreateRequire(import.meta.url);",
-    },
-  },
+  // `main` is what `pnpm start` runs; `worker`, what `pnpm worker` runs (job workers, no HTTP).
+  bundle({ main: 'src/main.ts' }),
+  bundle({ worker: 'src/worker-main.ts' }),
 ]);

@@ -90,6 +90,6 @@ CREATE INDEX job_events_pending ON job_events (job_id, seq)
 ALTER TABLE ledger ADD COLUMN job_id text;
 CREATE INDEX ledger_job ON ledger (job_id) WHERE job_id IS NOT NULL;
 
--- Worker processes hold a lease like instances do; the graphile-worker ids of a
--- process whose lease expired are unlocked, so its jobs run elsewhere.
+-- Worker processes hold a lease like instances do; a task locked by a graphile-worker
+-- pool that no live lease names is unlocked, so a killed process's tasks run elsewhere.
 ALTER TABLE instances ADD COLUMN worker_ids text[] NOT NULL DEFAULT '{}';

@@ -37,7 +37,7 @@ export const SWEEP_INTERVAL_MS = 30_000;
  * What product threads run from sources get on top of `PRODUCT_HEAP_MB` for the
  * TypeScript loader's own memory (tests, `pnpm dev`); the built server adds nothing.
  */
-const SOURCE_HEAP_MB = 128;
+export const SOURCE_HEAP_MB = 128;
 
 /** Largest request head accepted (request line and headers). */
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;

@@ -14,30 +14,30 @@ export async function recordWorkers(
 }
 
 /**
- * Unlock the queue tasks held by workers of instances whose lease expired `leaseSeconds`
- * ago (a process killed mid-task), so they run on another worker within seconds
- * instead of graphile-worker's hours; in one statement, so two instances never unlock
- * the same workers twice and the lease is not dropped before its workers are
- * unlocked. Returns how many workers were unlocked.
+ * Unlock the queue tasks locked for more than `leaseSeconds` by a worker pool that no
+ * live lease holds (its process was killed mid-task, or died before its lease named
+ * it), so they run on another worker within seconds instead of graphile-worker's four
+ * hours, and wake the idle pools. Every process runs it with its heartbeat; unlocking
+ * twice is harmless. Returns how many pools were unlocked.
  */
-export async function unlockExpiredWorkers(
+export async function unlockOrphanedTasks(
   db: Queryable,
   queueSchema: string,
   leaseSeconds: number,
 ): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `WITH gone AS (
-       SELECT id, worker_ids FROM instances
-        WHERE heartbeat_at < now() - make_interval(secs => $1) AND worker_ids <> '{}'
-        FOR UPDATE SKIP LOCKED
-     ), cleared AS (
-       UPDATE instances i SET worker_ids = '{}' FROM gone WHERE i.id = gone.id RETURNING i.id
-     ), ids AS (
-       SELECT coalesce(array_agg(w), '{}') AS ids FROM gone, unnest(gone.worker_ids) AS w
-     )
-     SELECT cardinality(ids.ids) AS n, ${queueSchema}.force_unlock_workers(ids.ids) AS unlocked
-       FROM ids, (SELECT count(*) FROM cleared) AS c`,
+  const { rows } = await db.query<{ pools: string[] }>(
+    `SELECT array(
+       SELECT DISTINCT j.locked_by FROM ${queueSchema}.jobs j
+        WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - make_interval(secs => $1)
+          AND NOT EXISTS (SELECT 1 FROM instances i
+                           WHERE j.locked_by = ANY (i.worker_ids)
+                             AND i.heartbeat_at >= now() - make_interval(secs => $1))
+     ) AS pools`,
     [leaseSeconds],
   );
-  return Number(rows[0]?.n ?? 0);
+  const pools = rows[0]?.pools ?? [];
+  if (pools.length === 0) return 0;
+  await db.query(`SELECT ${queueSchema}.force_unlock_workers($1::text[])`, [pools]);
+  await db.query(`SELECT pg_notify('jobs:insert', $1)`, [JSON.stringify({ count: pools.length })]);
+  return pools.length;
 }

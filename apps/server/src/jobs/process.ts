@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
-import { recordWorkers, unlockExpiredWorkers } from './leases.js';
+import { recordWorkers, unlockOrphanedTasks } from './leases.js';
 import { type JobRunner, migrateQueue, type QueueConnection, startJobRunner } from './runner.js';
 
 /** The queue's connection for a database opened from `databaseUrl`, in `schema`. */
@@ -41,13 +41,13 @@ export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRu
   });
 }
 
-/** One heartbeat's job chore: unlock the tasks of workers whose process's lease expired. */
+/** One heartbeat's job chore: unlock the tasks of worker pools no live lease holds. */
 export async function unlockDeadWorkers(
   db: Database,
   queueSchema: string,
   leaseSeconds: number,
   logger: Logger,
 ): Promise<void> {
-  const unlocked = await unlockExpiredWorkers(db, queueSchema, leaseSeconds);
+  const unlocked = await unlockOrphanedTasks(db, queueSchema, leaseSeconds);
   if (unlocked > 0) logger.warn({ unlocked }, 'unlocked the job tasks of a stopped process');
 }

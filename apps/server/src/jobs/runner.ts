@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import { run, runMigrations, type Task, Logger as WorkerLogger } from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Queryable } from '../db/database.js';
 import {
   crawlPage,
   failPage,
@@ -62,8 +61,9 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
   const { services, connection } = options;
   const workerIds: string[] = [];
   const events = new EventEmitter() as NonNullable<Parameters<typeof run>[0]['events']>;
-  events.on('worker:create', ({ worker }) => {
-    workerIds.push(worker.workerId);
+  // graphile-worker locks a task with its pool's id (not a worker's).
+  events.on('pool:create', ({ workerPool }) => {
+    workerIds.push(workerPool.id);
     options.onWorkers?.([...workerIds]);
   });
   const lastTry = (helpers: Parameters<Task>[1]) =>
@@ -110,19 +110,6 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
     workerIds,
     stop: () => runner.stop(),
   };
-}
-
-/**
- * Unlock the tasks that workers of expired leases held (`ids`): graphile-worker leaves
- * a dead worker's tasks locked for hours; its lease says within seconds that it is gone.
- */
-export async function unlockWorkers(
-  db: Queryable,
-  schema: string,
-  ids: readonly string[],
-): Promise<void> {
-  if (ids.length === 0) return;
-  await db.query(`SELECT ${schema}.force_unlock_workers($1::text[])`, [ids]);
 }
 
 /** graphile-worker's log lines through the service's logger (its debug and info lines dropped). */

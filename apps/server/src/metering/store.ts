@@ -586,7 +586,7 @@ export async function releaseExpiredLeases(db: Queryable, leaseSeconds: number):
   if (rows.length < MAX_SWEEP) {
     await db.query(
       `DELETE FROM instances i
-        WHERE i.heartbeat_at < now() - make_interval(secs => $1) AND i.worker_ids = '{}'
+        WHERE i.heartbeat_at < now() - make_interval(secs => $1)
           AND NOT EXISTS (SELECT 1 FROM ledger l WHERE l.outcome = 'pending' AND l.instance_id = i.id)`,
       [leaseSeconds],
       'storefront_drop_leases',
