@@ -2,6 +2,7 @@ import { crawlBenchmark } from './crawl.bench.js';
 import { extractionBenchmark } from './extraction.bench.js';
 import { hostAuditsBenchmark } from './host-audits.bench.js';
 import { htmlBenchmark } from './html.bench.js';
+import { jobEngineBenchmark } from './job-engine.bench.js';
 import { mapBenchmark } from './map.bench.js';
 import { memoryBenchmark } from './memory.bench.js';
 import { pdfBenchmark } from './pdf.bench.js';
@@ -17,7 +18,7 @@ import { x402CoreBenchmark } from './x402-core.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, x402-core, tls, memory, startup, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, x402-core, job-engine, tls, memory, startup, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -122,6 +123,12 @@ if (only === undefined || only === 'x402-core') {
   // Informative: the x402 door's protocol core next to @x402/core's resource server, per
   // call and case by case (no chain; PostgreSQL in DATABASE_URL if set, else PGlite).
   await x402CoreBenchmark({ time });
+}
+
+if (only === undefined || only === 'job-engine') {
+  // Informative: graphile-worker next to pg-boss as the crawl jobs' engine (PostgreSQL in
+  // DATABASE_URL; without it, skipped).
+  await jobEngineBenchmark({ quick });
 }
 
 if (only === undefined || only === 'memory') {
