@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     `  asset        ${stack.asset}  (test USDC, EIP-712 "${stack.extra.name}" version "${stack.extra.version}")`,
     `  payTo        ${stack.payTo}`,
     `  payer        ${stack.payer.address}  holds ${usdc(await stack.balanceOf(stack.payer.address))}`,
-    `  payer key    ${stack.payer.privateKey}  (public development key)`,
+    `  payer key    ${stack.payer.privateKey}  (public development key; Permit2 approved)`,
+    `  Permit2      ${stack.permit2}  (upto proxy ${stack.uptoProxy})`,
     `  facilitator wallet ${stack.facilitatorAddress}`,
   ];
   console.log(lines.join('\n'));
