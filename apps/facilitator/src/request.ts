@@ -95,8 +95,9 @@ export function parseFacilitatorRequest(body: unknown): ParsedRequest {
  * The payload checks by scheme: the facilitator picks the scheme from the terms, so the
  * payload must have that scheme's shape. A scheme not here is refused later as unsupported.
  */
-const PAYLOAD_CHECKS: Readonly<Record<string, (payload: Record<string, unknown>) => string | undefined>> =
-  { exact: checkExactEvmPayload, upto: checkUptoEvmPayload };
+const PAYLOAD_CHECKS: Readonly<
+  Record<string, (payload: Record<string, unknown>) => string | undefined>
+> = { exact: checkExactEvmPayload, upto: checkUptoEvmPayload };
 
 /** The `scheme` a (possibly malformed) `paymentRequirements` names, or `""`. */
 function schemeOf(requirements: unknown): string {
