@@ -14,7 +14,12 @@ import solc from 'solc';
 export const CONTRACTS_DIR = resolve(import.meta.dirname, '..', 'src', 'contracts');
 
 /** The contracts compiled, each from `<Name>.sol` into `<Name>.json`. */
-export const CONTRACT_NAMES = ['TestUSDC', 'Multicall3'] as const;
+export const CONTRACT_NAMES = [
+  'TestUSDC',
+  'Multicall3',
+  'Permit2',
+  'X402UptoPermit2Proxy',
+] as const;
 
 /**
  * `paris` has no PUSH0 (Solidity 0.8.20 and later emit it for `shanghai`), so the bytecode

@@ -171,8 +171,17 @@ function networkOf(body: unknown): SettleResponse['network'] {
   return (typeof network === 'string' ? network : '') as SettleResponse['network'];
 }
 
+/**
+ * The payer a payload names: `authorization.from` (EIP-3009, `exact`) or
+ * `permit2Authorization.from` (Permit2, `upto`); `""` for a scheme not served here.
+ */
 function payerOf(request: FacilitatorRequest): string {
-  return (request.paymentPayload.payload as { authorization: { from: string } }).authorization.from;
+  const payload = request.paymentPayload.payload as {
+    authorization?: { from?: unknown };
+    permit2Authorization?: { from?: unknown };
+  };
+  const from = payload.authorization?.from ?? payload.permit2Authorization?.from;
+  return typeof from === 'string' ? from : '';
 }
 
 function notFound(req: Request, res: Response): void {

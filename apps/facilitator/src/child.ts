@@ -77,6 +77,8 @@ async function main(): Promise<void> {
       extra,
       payTo,
       payer,
+      permit2: started.permit2,
+      uptoProxy: started.uptoProxy,
       facilitatorAddress: started.facilitatorAddress,
     },
   });

@@ -1,6 +1,12 @@
+import {
+  PERMIT2_ADDRESS as OFFICIAL_PERMIT2_ADDRESS,
+  x402UptoPermit2ProxyAddress,
+} from '@x402/evm';
 import type { Abi, Address, Hex } from 'viem';
 import multicall3Artifact from './contracts/Multicall3.json' with { type: 'json' };
+import permit2Artifact from './contracts/Permit2.json' with { type: 'json' };
 import testUsdcArtifact from './contracts/TestUSDC.json' with { type: 'json' };
+import uptoProxyArtifact from './contracts/X402UptoPermit2Proxy.json' with { type: 'json' };
 
 /** What the stack needs of a compiled contract (`scripts/compile-contracts.ts` writes more). */
 export interface DeployableContract {
@@ -14,6 +20,26 @@ export const TEST_USDC = testUsdcArtifact as DeployableContract;
 
 /** The Multicall3 subset, compiled from `src/contracts/Multicall3.sol`. */
 export const MULTICALL3 = multicall3Artifact as DeployableContract;
+
+/** Our Permit2 subset (signature transfers with a witness), from `src/contracts/Permit2.sol`. */
+export const PERMIT2 = permit2Artifact as DeployableContract;
+
+/** The x402 `upto` settlement contract, from `src/contracts/X402UptoPermit2Proxy.sol`. */
+export const UPTO_PERMIT2_PROXY = uptoProxyArtifact as DeployableContract;
+
+/**
+ * Permit2's canonical address, as `@x402/evm` hard-codes it: the upto client signs for this
+ * verifying contract and the payer approves it on the token, so the stack writes its Permit2
+ * code here.
+ */
+export const PERMIT2_ADDRESS: Address = OFFICIAL_PERMIT2_ADDRESS;
+
+/**
+ * The x402 upto proxy's address, as `@x402/evm` hard-codes it: the client names it as the
+ * Permit2 spender and the facilitator calls `settle` on it, so the stack writes the proxy's
+ * code here.
+ */
+export const UPTO_PERMIT2_PROXY_ADDRESS: Address = x402UptoPermit2ProxyAddress;
 
 /**
  * Where the test token lives on the local chain: the address of USDC on Base (chain 8453),

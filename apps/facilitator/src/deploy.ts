@@ -6,16 +6,23 @@ import {
   DEV_TOKEN_DEPLOYMENT_ADDRESS,
   MULTICALL3,
   MULTICALL3_ADDRESS,
+  PERMIT2,
+  PERMIT2_ADDRESS,
   TEST_USDC,
+  UPTO_PERMIT2_PROXY,
+  UPTO_PERMIT2_PROXY_ADDRESS,
 } from './contracts.js';
 
 /**
  * Put the stack's contracts on a fresh chain: the test token, deployed by `DEV_DEPLOYER` as its
  * first transaction (at `DEV_TOKEN_DEPLOYMENT_ADDRESS`) and its code then moved to
  * `DEV_TOKEN_ADDRESS`, USDC's address on Base, where the official x402 clients look for USDC;
- * and Multicall3's code written at its canonical address (no deployment can reach these
- * addresses here, and the x402 facilitator's diagnosis of a failed simulation reads through
- * Multicall3). The token's code carries its immutable minter and computes its EIP-712
+ * Multicall3's code written at its canonical address (the x402 facilitator's diagnosis of a
+ * failed simulation reads through Multicall3); and for the `upto` scheme our Permit2 and the
+ * x402 upto proxy written at the addresses `@x402/evm` hard-codes. No deployment can reach
+ * these addresses here (they come from other deployers' keys and CREATE2 salts); Multicall3,
+ * Permit2 and the proxy keep no constructor state, so their runtime code alone is the whole
+ * contract. The token's code carries its immutable minter and computes its EIP-712
  * domain from its own address, so it works unchanged at its new address; its constructor
  * writes no storage, so nothing is left behind.
  * @returns the token's address
@@ -45,9 +52,15 @@ export async function deployContracts(chain: LocalChain): Promise<Address> {
     method: 'evm_setAccountCode',
     params: [DEV_TOKEN_DEPLOYMENT_ADDRESS, '0x'],
   } as never);
-  await chain.provider.request({
-    method: 'evm_setAccountCode',
-    params: [MULTICALL3_ADDRESS, MULTICALL3.deployedBytecode],
-  } as never);
+  for (const [address, contract] of [
+    [MULTICALL3_ADDRESS, MULTICALL3],
+    [PERMIT2_ADDRESS, PERMIT2],
+    [UPTO_PERMIT2_PROXY_ADDRESS, UPTO_PERMIT2_PROXY],
+  ] as const) {
+    await chain.provider.request({
+      method: 'evm_setAccountCode',
+      params: [address, contract.deployedBytecode],
+    } as never);
+  }
   return DEV_TOKEN_ADDRESS;
 }

@@ -5,6 +5,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
 import type { DevWalletClient } from './chain.js';
 import { DEV_NETWORK, DEV_NETWORK_V1 } from './contracts.js';
+import { UptoEvmSchemeWithNonceCheck } from './upto-scheme.js';
 
 /**
  * How long a settlement waits for its receipt. The local chain mines each transaction as it
@@ -13,9 +14,14 @@ import { DEV_NETWORK, DEV_NETWORK_V1 } from './contracts.js';
 const CONFIRMATION_TIMEOUT_MS = 30_000;
 
 /**
- * The official x402 facilitator (`@x402/core`) with the official EVM `exact` scheme
- * (`@x402/evm`), for the local chain only: v2 payments on `eip155:8453` and v1 payments on
- * `base`, settled by `wallet` (which pays the gas).
+ * The official x402 facilitator (`@x402/core`) with the official EVM schemes (`@x402/evm`),
+ * for the local chain only, settled by `wallet` (which pays the gas):
+ * - `exact` (EIP-3009): v2 payments on `eip155:8453` and v1 payments on `base`;
+ * - `upto` (Permit2 through the x402 upto proxy): v2 on `eip155:8453`. `/supported` gives
+ *   `wallet`'s address as `extra.facilitatorAddress`: the client binds it into its signature
+ *   and only that account may settle. At verify, `paymentRequirements.amount` is the signed
+ *   maximum; at settle, it is the amount to charge (at most the maximum, 0 for nothing).
+ *   A replayed payment is answered `permit2_invalid_nonce` (see `UptoEvmSchemeWithNonceCheck`).
  *
  * The schemes are registered one by one rather than through `registerExactEvmScheme`, which
  * also registers every other v1 network name (polygon, avalanche, …): `/supported` then
@@ -23,11 +29,14 @@ const CONFIRMATION_TIMEOUT_MS = 30_000;
  */
 export function createX402Facilitator(wallet: DevWalletClient): x402Facilitator {
   const signer = facilitatorSigner(wallet);
-  return new x402Facilitator().register(DEV_NETWORK, new ExactEvmScheme(signer)).registerV1(
-    // v1 network names are not CAIP-2; the official registration casts them the same way.
-    DEV_NETWORK_V1 as unknown as Network,
-    new ExactEvmSchemeV1(signer),
-  );
+  return new x402Facilitator()
+    .register(DEV_NETWORK, new ExactEvmScheme(signer))
+    .register(DEV_NETWORK, new UptoEvmSchemeWithNonceCheck(signer))
+    .registerV1(
+      // v1 network names are not CAIP-2; the official registration casts them the same way.
+      DEV_NETWORK_V1 as unknown as Network,
+      new ExactEvmSchemeV1(signer),
+    );
 }
 
 /**

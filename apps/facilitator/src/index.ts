@@ -24,7 +24,11 @@ export {
   DEV_TOKEN_DEPLOYMENT_ADDRESS,
   DEV_TOKEN_EIP712,
   MULTICALL3_ADDRESS,
+  PERMIT2,
+  PERMIT2_ADDRESS,
   TEST_USDC,
+  UPTO_PERMIT2_PROXY,
+  UPTO_PERMIT2_PROXY_ADDRESS,
 } from './contracts.js';
 export { createX402Facilitator } from './facilitator.js';
 export {

@@ -44,8 +44,9 @@ async function main(): Promise<void> {
     `  chain RPC    ${stack.rpcUrl}  (chain id ${stack.chainId}, ${stack.network}, v1 "${stack.networkV1}")`,
     `  asset        ${stack.asset}  (test USDC, EIP-712 "${stack.extra.name}" version "${stack.extra.version}")`,
     `  payTo        ${stack.payTo}`,
-    `  payer        ${stack.payer.address}  holds ${usdc(await stack.balanceOf(stack.payer.address))}`,
+    `  payer        ${stack.payer.address}  holds ${usdc(await stack.balanceOf(stack.payer.address))}, has approved Permit2`,
     `  payer key    ${stack.payer.privateKey}  (public development key)`,
+    `  Permit2      ${stack.permit2}  (upto proxy ${stack.uptoProxy})`,
     `  facilitator wallet ${stack.facilitatorAddress}`,
   ];
   console.log(lines.join('\n'));

@@ -27,12 +27,15 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const UINT256 = /^[0-9]{1,78}$/;
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})+$/;
+/** A Permit2 nonce: any uint256, in decimal (as the official client writes it) or hex. */
+const PERMIT2_NONCE = /^(?:[0-9]{1,78}|0x[0-9a-fA-F]{1,64})$/;
 
 /**
  * Check a request body before the facilitator sees it. The x402 schemas check the envelope;
- * the EVM scheme then reads the EIP-3009 fields without checking them (a missing
- * `authorization` is a TypeError, a non-numeric amount a SyntaxError), so those are checked
- * here too, and a malformed body is the caller's error, not the facilitator's.
+ * the EVM `exact` scheme then reads the EIP-3009 fields without checking them (a missing
+ * `authorization` is a TypeError, a non-numeric amount a SyntaxError), so the payload fields
+ * of the scheme the terms name are checked here too, and a malformed body is the caller's
+ * error, not the facilitator's.
  */
 export function parseFacilitatorRequest(body: unknown): ParsedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -57,8 +60,8 @@ export function parseFacilitatorRequest(body: unknown): ParsedRequest {
     }
     return problem('invalid_payload', `\`paymentPayload\`: ${zodSummary(payload.error)}`);
   }
-  const authorizationProblem = checkExactEvmPayload(payload.data.payload);
-  if (authorizationProblem) return problem('invalid_payload', authorizationProblem);
+  const payloadProblem = PAYLOAD_CHECKS[schemeOf(paymentRequirements)]?.(payload.data.payload);
+  if (payloadProblem) return problem('invalid_payload', payloadProblem);
 
   const requirementsSchema =
     x402Version === 1 ? PaymentRequirementsV1Schema : PaymentRequirementsV2Schema;
@@ -88,6 +91,20 @@ export function parseFacilitatorRequest(body: unknown): ParsedRequest {
   };
 }
 
+/**
+ * The payload checks by scheme: the facilitator picks the scheme from the terms, so the
+ * payload must have that scheme's shape. A scheme not here is refused later as unsupported.
+ */
+const PAYLOAD_CHECKS: Readonly<
+  Record<string, (payload: Record<string, unknown>) => string | undefined>
+> = { exact: checkExactEvmPayload, upto: checkUptoEvmPayload };
+
+/** The `scheme` a (possibly malformed) `paymentRequirements` names, or `""`. */
+function schemeOf(requirements: unknown): string {
+  const scheme = (requirements as { scheme?: unknown } | null | undefined)?.scheme;
+  return typeof scheme === 'string' ? scheme : '';
+}
+
 /** The EIP-3009 payload of the `exact` EVM scheme: `{signature, authorization: {…}}`. */
 function checkExactEvmPayload(payload: Record<string, unknown>): string | undefined {
   const signature = fieldProblem(payload, 'signature', HEX_BYTES, 'hex bytes');
@@ -105,6 +122,49 @@ function checkExactEvmPayload(payload: Record<string, unknown>): string | undefi
     fieldProblem(fields, 'validBefore', UINT256, 'an integer string') ??
     fieldProblem(fields, 'nonce', BYTES32, '32 bytes in hex');
   return found && `\`paymentPayload.payload.authorization.${found}`;
+}
+
+/**
+ * The Permit2 payload of the `upto` EVM scheme:
+ * `{signature, permit2Authorization: {from, permitted: {token, amount}, spender, nonce,
+ * deadline, witness: {to, facilitator, validAfter}}}`.
+ */
+function checkUptoEvmPayload(payload: Record<string, unknown>): string | undefined {
+  const signature = fieldProblem(payload, 'signature', HEX_BYTES, 'hex bytes');
+  if (signature) return `\`paymentPayload.payload.${signature}`;
+  const where = 'paymentPayload.payload.permit2Authorization';
+  const authorization = objectField(payload, 'permit2Authorization');
+  if (!authorization) return `\`${where}\` must be an object (a Permit2 authorization)`;
+  const permitted = objectField(authorization, 'permitted');
+  if (!permitted) return `\`${where}.permitted\` must be an object ({token, amount})`;
+  const witness = objectField(authorization, 'witness');
+  if (!witness) return `\`${where}.witness\` must be an object ({to, facilitator, validAfter})`;
+  const found =
+    prefixed('', fieldProblem(authorization, 'from', ADDRESS, 'a 0x address')) ??
+    prefixed('', fieldProblem(authorization, 'spender', ADDRESS, 'a 0x address')) ??
+    prefixed('', fieldProblem(authorization, 'nonce', PERMIT2_NONCE, 'a uint256')) ??
+    prefixed('', fieldProblem(authorization, 'deadline', UINT256, 'an integer string')) ??
+    prefixed('permitted.', fieldProblem(permitted, 'token', ADDRESS, 'a 0x address')) ??
+    prefixed('permitted.', fieldProblem(permitted, 'amount', UINT256, 'an integer string')) ??
+    prefixed('witness.', fieldProblem(witness, 'to', ADDRESS, 'a 0x address')) ??
+    prefixed('witness.', fieldProblem(witness, 'facilitator', ADDRESS, 'a 0x address')) ??
+    prefixed('witness.', fieldProblem(witness, 'validAfter', UINT256, 'an integer string'));
+  return found && `\`${where}.${found}`;
+}
+
+/** `fields[name]` when it is a plain object. */
+function objectField(
+  fields: Record<string, unknown>,
+  name: string,
+): Record<string, unknown> | undefined {
+  const value = fields[name];
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function prefixed(prefix: string, found: string | undefined): string | undefined {
+  return found && `${prefix}${found}`;
 }
 
 /** `name` must be a string matching `pattern`; the rest of a message when it is not. */

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createPermit2ApprovalTx } from '@x402/evm/upto/client';
 import type { Address } from 'viem';
 import {
   DEV_DEPLOYER,
@@ -10,14 +11,16 @@ import {
   type DevAccount,
 } from './accounts.js';
 import { createFacilitatorApp, type FacilitatorAppOptions } from './app.js';
-import { closeServer, type LocalChain, startChain } from './chain.js';
+import { closeServer, type DevWalletClient, type LocalChain, startChain } from './chain.js';
 import {
   DEV_CHAIN_ID,
   DEV_NETWORK,
   DEV_NETWORK_V1,
   DEV_TOKEN_ADDRESS,
   DEV_TOKEN_EIP712,
+  PERMIT2_ADDRESS,
   TEST_USDC,
+  UPTO_PERMIT2_PROXY_ADDRESS,
 } from './contracts.js';
 import { deployContracts } from './deploy.js';
 import { createX402Facilitator } from './facilitator.js';
@@ -54,6 +57,8 @@ export type PaymentStackInfo = Pick<
   | 'extra'
   | 'payTo'
   | 'payer'
+  | 'permit2'
+  | 'uptoProxy'
   | 'facilitatorAddress'
 >;
 
@@ -74,8 +79,15 @@ export interface PaymentStack {
   readonly extra: typeof DEV_TOKEN_EIP712;
   /** The payee of development payment terms. */
   readonly payTo: Address;
-  /** The funded development wallet that pays. */
+  /**
+   * The funded development wallet that pays. It has approved Permit2 on the token without
+   * limit when the stack starts, as a wallet does once before its first `upto` payment.
+   */
   readonly payer: DevAccount;
+  /** Permit2's canonical address, where the stack has our Permit2 (the payer's approved spender). */
+  readonly permit2: Address;
+  /** The x402 upto proxy, which the facilitator calls to settle `upto` payments. */
+  readonly uptoProxy: Address;
   /** The address that submits settlements (it pays their gas). */
   readonly facilitatorAddress: Address;
   /** The chain itself, with its in-process provider and viem clients. */
@@ -129,6 +141,7 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
 
     const fund = options.fund ?? { [DEV_PAYER.address]: DEV_PAYER_START_BALANCE };
     for (const [address, amount] of Object.entries(fund)) await mint(address as Address, amount);
+    await approvePermit2(chain.walletClient(DEV_PAYER));
 
     const facilitator = createX402Facilitator(chain.walletClient(DEV_FACILITATOR));
     const app = createFacilitatorApp(
@@ -156,6 +169,8 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
       extra: DEV_TOKEN_EIP712,
       payTo: DEV_PAY_TO,
       payer: DEV_PAYER,
+      permit2: PERMIT2_ADDRESS,
+      uptoProxy: UPTO_PERMIT2_PROXY_ADDRESS,
       facilitatorAddress: DEV_FACILITATOR.address,
       chain,
       balanceOf,
@@ -168,5 +183,21 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
   } catch (error) {
     await chain.close();
     throw error;
+  }
+}
+
+/**
+ * The one-time on-chain approval a wallet sends before its first Permit2 payment: the
+ * transaction the official upto client builds (`createPermit2ApprovalTx`), an unlimited
+ * `approve(Permit2)` on the test token, signed and paid for (gas) by the wallet itself.
+ * The official upto client signs no approval of its own unless the payment terms declare
+ * the `eip2612GasSponsoring` extension, and the facilitator refuses a payer whose
+ * allowance is short (`permit2_allowance_required`).
+ */
+async function approvePermit2(wallet: DevWalletClient): Promise<void> {
+  const hash = await wallet.sendTransaction(createPermit2ApprovalTx(DEV_TOKEN_ADDRESS));
+  const receipt = await wallet.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') {
+    throw new Error(`\`${wallet.account.address}\` could not approve Permit2 (${hash})`);
   }
 }

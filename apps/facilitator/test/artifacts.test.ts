@@ -7,7 +7,7 @@ import {
   compileContracts,
   serializeArtifact,
 } from '../scripts/compile-contracts.js';
-import { MULTICALL3, TEST_USDC } from '../src/contracts.js';
+import { MULTICALL3, PERMIT2, TEST_USDC, UPTO_PERMIT2_PROXY } from '../src/contracts.js';
 
 // Loading solc-js and compiling takes a few seconds of CPU, much longer on a busy machine.
 const COMPILE_TIMEOUT_MS = 180_000;
@@ -30,6 +30,8 @@ test('the stack deploys the committed artifacts', () => {
   for (const [name, contract] of [
     ['TestUSDC', TEST_USDC],
     ['Multicall3', MULTICALL3],
+    ['Permit2', PERMIT2],
+    ['X402UptoPermit2Proxy', UPTO_PERMIT2_PROXY],
   ] as const) {
     const committed = JSON.parse(readFileSync(join(CONTRACTS_DIR, `${name}.json`), 'utf8'));
     expect(contract.bytecode).toBe(committed.bytecode);

@@ -1,5 +1,11 @@
-import { findDefaultAsset } from '@x402/evm';
-import { createPublicClient, http } from 'viem';
+import {
+  findDefaultAsset,
+  PERMIT2_ADDRESS as OFFICIAL_PERMIT2_ADDRESS,
+  x402UptoPermit2ProxyABI,
+  x402UptoPermit2ProxyAddress,
+} from '@x402/evm';
+import { getPermit2AllowanceReadParams } from '@x402/evm/upto/client';
+import { createPublicClient, http, maxUint256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   DEV_DEPLOYER,
@@ -11,8 +17,12 @@ import {
   DEV_TOKEN_DEPLOYMENT_ADDRESS,
   devChain,
   type PaymentStack,
+  PERMIT2,
+  PERMIT2_ADDRESS,
   startPaymentStack,
   TEST_USDC,
+  UPTO_PERMIT2_PROXY,
+  UPTO_PERMIT2_PROXY_ADDRESS,
 } from '../src/index.js';
 
 describe('startPaymentStack', () => {
@@ -35,6 +45,8 @@ describe('startPaymentStack', () => {
       extra: { name: 'USD Coin', version: '2' },
       payTo: DEV_PAY_TO,
       payer: DEV_PAYER,
+      permit2: PERMIT2_ADDRESS,
+      uptoProxy: UPTO_PERMIT2_PROXY_ADDRESS,
       facilitatorAddress: DEV_FACILITATOR.address,
     });
     expect(stack.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -69,6 +81,36 @@ describe('startPaymentStack', () => {
   test('is the default USDC of the official x402 client on eip155:8453, EIP-712 domain and all', () => {
     const usdc = findDefaultAsset(DEV_TOKEN_ADDRESS, 'eip155:8453');
     expect(usdc).toMatchObject({ symbol: 'USDC', decimals: 6, ...stack.extra });
+  });
+
+  test('writes Permit2 and the upto proxy at the addresses the official x402 packages use', async () => {
+    expect(PERMIT2_ADDRESS).toBe(OFFICIAL_PERMIT2_ADDRESS);
+    expect(PERMIT2_ADDRESS).toBe('0x000000000022D473030F116dDEE9F6B43aC78BA3');
+    expect(UPTO_PERMIT2_PROXY_ADDRESS).toBe(x402UptoPermit2ProxyAddress);
+    expect(UPTO_PERMIT2_PROXY_ADDRESS).toBe('0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002');
+    const client = stack.chain.publicClient;
+    expect(await client.getCode({ address: PERMIT2_ADDRESS })).toBe(PERMIT2.deployedBytecode);
+    expect(await client.getCode({ address: UPTO_PERMIT2_PROXY_ADDRESS })).toBe(
+      UPTO_PERMIT2_PROXY.deployedBytecode,
+    );
+    // The proxy talks to Permit2 at its canonical address, a constant of its code.
+    expect(
+      await client.readContract({
+        address: UPTO_PERMIT2_PROXY_ADDRESS,
+        abi: x402UptoPermit2ProxyABI,
+        functionName: 'PERMIT2',
+      }),
+    ).toBe(PERMIT2_ADDRESS);
+  });
+
+  test('the payer has approved Permit2 on the token without limit, as a wallet does once', async () => {
+    const allowance = await stack.chain.publicClient.readContract(
+      getPermit2AllowanceReadParams({
+        tokenAddress: DEV_TOKEN_ADDRESS,
+        ownerAddress: DEV_PAYER.address,
+      }),
+    );
+    expect(allowance).toBe(maxUint256);
   });
 
   test('funds the payer with 1,000 test USDC and nobody else', async () => {
@@ -121,12 +163,19 @@ describe('startPaymentStack', () => {
     expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
   });
 
-  test('GET /supported lists exactly the two kinds this chain settles', async () => {
+  test('GET /supported lists exactly the three kinds this chain settles', async () => {
     const response = await fetch(`${stack.facilitatorUrl}/supported`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       kinds: [
         { x402Version: 2, scheme: 'exact', network: 'eip155:8453' },
+        {
+          x402Version: 2,
+          scheme: 'upto',
+          network: 'eip155:8453',
+          // The account that alone may settle an upto payment: the client signs it in.
+          extra: { facilitatorAddress: DEV_FACILITATOR.address },
+        },
         { x402Version: 1, scheme: 'exact', network: 'base' },
       ],
       extensions: [],

@@ -244,6 +244,90 @@ describe('TestUSDC', () => {
     expect(await balanceOf(DEV_DEPLOYER.address)).toBe(before + 3n);
   });
 
+  test('approve and transferFrom: the spender moves at most the allowance, which it spends', async () => {
+    const owner = chain.walletClient(DEV_PAYER);
+    const spender = chain.walletClient(DEV_FACILITATOR);
+    const approval = await owner.writeContract({
+      ...token,
+      functionName: 'approve',
+      args: [DEV_FACILITATOR.address, 100n],
+    });
+    const approved = await owner.waitForTransactionReceipt({ hash: approval });
+    expect(parseEventLogs({ abi: TEST_USDC.abi, logs: approved.logs }).map((e) => e.args)).toEqual([
+      { owner: DEV_PAYER.address, spender: DEV_FACILITATOR.address, value: 100n },
+    ]);
+    expect(
+      await revertOf('transferFrom', [DEV_PAYER.address, DEV_DEPLOYER.address, 101n]),
+    ).toContain('ERC20: transfer amount exceeds allowance');
+    const before = await balanceOf(DEV_DEPLOYER.address);
+    const hash = await spender.writeContract({
+      ...token,
+      functionName: 'transferFrom',
+      args: [DEV_PAYER.address, DEV_DEPLOYER.address, 60n],
+    });
+    expect((await spender.waitForTransactionReceipt({ hash })).status).toBe('success');
+    expect(await balanceOf(DEV_DEPLOYER.address)).toBe(before + 60n);
+    expect(
+      await chain.publicClient.readContract({
+        ...token,
+        functionName: 'allowance',
+        args: [DEV_PAYER.address, DEV_FACILITATOR.address],
+      }),
+    ).toBe(40n);
+  });
+
+  test('permit (EIP-2612): a signature approves, once, before its deadline', async () => {
+    const key = generatePrivateKey();
+    const owner = privateKeyToAccount(key).address;
+    const readNonce = () =>
+      chain.publicClient.readContract({ ...token, functionName: 'nonces', args: [owner] });
+    const permit = { owner, spender: DEV_FACILITATOR.address, value: 500n, deadline: now() + 60n };
+    const signPermit = async (message: typeof permit & { nonce: bigint }) =>
+      parseSignature(
+        await privateKeyToAccount(key).signTypedData({
+          domain: DOMAIN,
+          types: {
+            Permit: [
+              { name: 'owner', type: 'address' },
+              { name: 'spender', type: 'address' },
+              { name: 'value', type: 'uint256' },
+              { name: 'nonce', type: 'uint256' },
+              { name: 'deadline', type: 'uint256' },
+            ],
+          },
+          primaryType: 'Permit',
+          message,
+        }),
+      );
+    const { v, r, s } = await signPermit({ ...permit, nonce: (await readNonce()) as bigint });
+    const args = [owner, permit.spender, permit.value, permit.deadline, Number(v), r, s] as const;
+    // Anyone may submit it (the x402 proxy does); the owner needs no ether.
+    const submitter = chain.walletClient(DEV_DEPLOYER);
+    const hash = await submitter.writeContract({ ...token, functionName: 'permit', args });
+    expect((await submitter.waitForTransactionReceipt({ hash })).status).toBe('success');
+    expect(await readNonce()).toBe(1n);
+    expect(
+      await chain.publicClient.readContract({
+        ...token,
+        functionName: 'allowance',
+        args: [owner, DEV_FACILITATOR.address],
+      }),
+    ).toBe(500n);
+    expect(await revertOf('permit', args)).toContain('EIP2612: invalid signature');
+    const late = await signPermit({ ...permit, deadline: now() - 1n, nonce: 1n });
+    expect(
+      await revertOf('permit', [
+        owner,
+        permit.spender,
+        permit.value,
+        now() - 1n,
+        Number(late.v),
+        late.r,
+        late.s,
+      ]),
+    ).toContain('FiatTokenV2: permit is expired');
+  });
+
   test('only the deployer mints', async () => {
     expect(await revertOf('mint', [DEV_FACILITATOR.address, 1n], DEV_FACILITATOR)).toContain(
       'TestUSDC: caller is not the minter',

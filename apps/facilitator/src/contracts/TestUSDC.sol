@@ -2,10 +2,12 @@
 pragma solidity 0.8.26;
 
 /// @title TestUSDC
-/// @notice Development and test only: a minimal EIP-3009 token that answers like USDC on the
-/// calls the x402 facilitator makes (same EIP-712 domain name and version, same revert
-/// messages), so local payments exercise the real settlement path. Anyone reading this
-/// repository can mint on a chain where they deploy it: never give it value.
+/// @notice Development and test only: a minimal ERC-20 token with EIP-3009 and EIP-2612 that
+/// answers like USDC on the calls the x402 clients and facilitators make (same EIP-712 domain
+/// name and version, same revert messages), so local payments exercise the real settlement
+/// paths: `transferWithAuthorization` for the `exact` scheme, `approve` / `permit` and
+/// `transferFrom` for Permit2 and the `upto` scheme. Anyone reading this repository can mint
+/// on a chain where they deploy it: never give it value.
 contract TestUSDC {
     string public constant name = "USD Coin";
     string public constant symbol = "USDC";
@@ -20,6 +22,8 @@ contract TestUSDC {
         keccak256(
             "ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
         );
+    bytes32 public constant PERMIT_TYPEHASH =
+        keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
     bytes32 private constant EIP712_DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
 
@@ -30,9 +34,13 @@ contract TestUSDC {
     address public immutable minter;
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    /// EIP-2612: the next permit nonce of each owner.
+    mapping(address => uint256) public nonces;
     mapping(address => mapping(bytes32 => bool)) private _authorizationStates;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
+    event Approval(address indexed owner, address indexed spender, uint256 value);
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
 
     constructor() {
@@ -74,6 +82,42 @@ contract TestUSDC {
     function transfer(address to, uint256 value) external returns (bool) {
         _transfer(msg.sender, to, value);
         return true;
+    }
+
+    function approve(address spender, uint256 value) external returns (bool) {
+        _approve(msg.sender, spender, value);
+        return true;
+    }
+
+    /// Spends the caller's allowance, like USDC even when it is the maximum.
+    function transferFrom(address from, address to, uint256 value) external returns (bool) {
+        uint256 allowed = allowance[from][msg.sender];
+        require(value <= allowed, "ERC20: transfer amount exceeds allowance");
+        unchecked {
+            allowance[from][msg.sender] = allowed - value;
+        }
+        _transfer(from, to, value);
+        return true;
+    }
+
+    /// EIP-2612: approve `spender` on `owner`'s signature (the gasless Permit2 approval of x402).
+    function permit(
+        address owner,
+        address spender,
+        uint256 value,
+        uint256 deadline,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external {
+        require(deadline >= block.timestamp, "FiatTokenV2: permit is expired");
+        bytes32 structHash = keccak256(abi.encode(PERMIT_TYPEHASH, owner, spender, value, nonces[owner], deadline));
+        bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
+        require(_recover(digest, abi.encodePacked(r, s, v)) == owner, "EIP2612: invalid signature");
+        unchecked {
+            nonces[owner] += 1;
+        }
+        _approve(owner, spender, value);
     }
 
     /// EIP-3009 with the signature split into v, r, s: the form x402 facilitators call for EOAs.
@@ -186,6 +230,13 @@ contract TestUSDC {
         }
         if (uint256(s) > MAX_S || (v != 27 && v != 28)) return address(0);
         return ecrecover(digest, v, r, s);
+    }
+
+    function _approve(address owner, address spender, uint256 value) private {
+        require(owner != address(0), "ERC20: approve from the zero address");
+        require(spender != address(0), "ERC20: approve to the zero address");
+        allowance[owner][spender] = value;
+        emit Approval(owner, spender, value);
     }
 
     function _transfer(address from, address to, uint256 value) private {
