@@ -9,7 +9,7 @@ import { createApp } from './app.js';
 import type { PaymentProcessor } from './billing/processor.js';
 import { lapseEndedPlans } from './billing/store.js';
 import { type Config, defaultBaseUrl } from './config.js';
-import { type Database, openDatabase } from './db/database.js';
+import { type Database, openDatabase, serveEmbedded } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { registerSigner } from './db/signer-keys.js';
 import { buildDeps } from './deps.js';
@@ -100,11 +100,14 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger =
     options.logger ?? pino({ level: config.logLevel, base: { service: 'storefront' } });
-  const db = await openDatabase({
-    url: config.databaseUrl,
+  const where = {
     dataDir: config.dataDir,
     ...(options.schema === undefined ? {} : { schema: options.schema }),
-  });
+  };
+  // Without DATABASE_URL: embedded PGlite, served on loopback so the job queue's own
+  // pool reaches the same database.
+  const served = config.databaseUrl === null ? await serveEmbedded({ url: null, ...where }) : null;
+  const db = served?.db ?? (await openDatabase({ url: config.databaseUrl, ...where }));
   let fetcher: Fetcher | null = null;
   let pool: ProductPool | null = null;
   try {
@@ -114,8 +117,10 @@ export async function startServer(
     const queueSchema =
       options.schema === undefined ? config.jobs.queueSchema : queueSchemaOf(options.schema);
     const connection =
-      config.databaseUrl === null ? null : queueConnection(config.databaseUrl, queueSchema);
-    if (connection !== null) await migrateQueue(connection, logger);
+      served === null
+        ? queueConnection(config.databaseUrl as string, queueSchema)
+        : queueConnection(served.url, queueSchema, true);
+    await migrateQueue(connection, logger);
 
     const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
     const backend = await nativePersonalSign();
@@ -202,17 +207,16 @@ export async function startServer(
     // is renewed and the reservations of instances whose leases expired are released.
     await renewLease(db, instanceId);
     // Job workers in this process (`pnpm start`); `pnpm worker` runs them alone.
-    const runner: JobRunner | null =
-      connection !== null && config.jobs.workers
-        ? await startJobWorkers({
-            deps,
-            db,
-            connection,
-            instanceId,
-            concurrency: config.jobs.concurrency,
-            logger,
-          })
-        : null;
+    const runner: JobRunner | null = config.jobs.workers
+      ? await startJobWorkers({
+          deps,
+          db,
+          connection,
+          instanceId,
+          concurrency: config.jobs.concurrency,
+          logger,
+        })
+      : null;
     let beat: Promise<void> | null = null;
     const heartbeat = setInterval(() => {
       beat ??= renewLease(db, instanceId)

@@ -55,7 +55,9 @@ export async function startWorker(
     ...(options.schema === undefined ? {} : { schema: options.schema }),
   });
   const pool =
-    config.products.threads > 0 ? new ProductPool({ ...config.products, sourceHeapMb: SOURCE_HEAP_MB, logger }) : null;
+    config.products.threads > 0
+      ? new ProductPool({ ...config.products, sourceHeapMb: SOURCE_HEAP_MB, logger })
+      : null;
   const fetcher = createFetcher({ testOnlyAllow: config.safeFetchAllow });
   try {
     await migrate(db);

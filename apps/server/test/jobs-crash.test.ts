@@ -105,7 +105,12 @@ describe.runIf(DATABASE_URL !== null)('a crawl job survives kill -9 of a worker'
     await once(receiver, 'listening');
     const hookPort = (receiver.address() as AddressInfo).port;
     await createSchema(schema);
-    db = await openDatabase({ url: DATABASE_URL as string, dataDir: null, schema, maxConnections: 2 });
+    db = await openDatabase({
+      url: DATABASE_URL as string,
+      dataDir: null,
+      schema,
+      maxConnections: 2,
+    });
     const allow = { SAFE_FETCH_ALLOW: `${site.allow},127.0.0.1:${hookPort}` };
     // The HTTP instances run no workers: all the crawling is the worker processes'.
     instances = [];
@@ -152,9 +157,15 @@ describe.runIf(DATABASE_URL !== null)('a crawl job survives kill -9 of a worker'
     const { jobId, webhookSecret } = created.body as { jobId: string; webhookSecret: string };
     secret = webhookSecret;
     const read = async (at: string) =>
-      (
-        await fetchJson(`${at}/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } })
-      ).body as { status: string; completed: number; failed: number; total: number; manifest?: unknown; webhook?: { pending: number } };
+      (await fetchJson(`${at}/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } }))
+        .body as {
+        status: string;
+        completed: number;
+        failed: number;
+        total: number;
+        manifest?: unknown;
+        webhook?: { pending: number };
+      };
 
     // Mid-crawl, one worker dies without a word.
     for (;;) {

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { serveSocket } from './embedded-socket.js';
 
 /** Something SQL can run on: the database, or one transaction of it. */
 export interface Queryable {
@@ -55,7 +56,20 @@ function checkSchemaName(schema: string): void {
   }
 }
 
-async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+/** How {@link openPostgres} talks to its server. */
+interface WireOptions {
+  /** Named (prepared) statements; off where connections share one session (embedded). */
+  readonly prepared: boolean;
+  readonly kind: Database['kind'];
+  /** Run after the pool has ended (the embedded server's own shutdown). */
+  readonly onClose?: () => Promise<void>;
+}
+
+async function openPostgres(
+  url: string,
+  options: DatabaseOptions,
+  wire: WireOptions = { prepared: true, kind: 'postgres' },
+): Promise<Database> {
   const schema = options.schema;
   const pool = new pg.Pool({
     connectionString: url,
@@ -63,17 +77,27 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     // Commits return before the WAL reaches disk (docs/decisions.md, "Asynchronous
     // commit"): a database crash can lose the last moments of metering, which only ever
     // makes calls free; it never charges without a result.
-    options: `-c synchronous_commit=off -c plan_cache_mode=force_generic_plan${schema ? ` -c search_path=${schema}` : ''}`,
+    ...(wire.kind === 'postgres'
+      ? {
+          options: `-c synchronous_commit=off -c plan_cache_mode=force_generic_plan${schema ? ` -c search_path=${schema}` : ''}`,
+        }
+      : {}),
   });
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});
+  // Connections that share one session (embedded) cannot be given a schema at start-up.
+  if (schema && wire.kind === 'pglite') {
+    pool.on('connect', (client) => {
+      client.query(`SET search_path TO ${schema}`).catch(() => {});
+    });
+  }
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
 
   const on = (client: pg.Pool | pg.PoolClient): Queryable => ({
     query: async (sql, params, name) => {
       const config: pg.QueryConfig = { text: sql };
       if (params !== undefined) config.values = params as unknown[];
-      if (name !== undefined) config.name = name;
+      if (name !== undefined && wire.prepared) config.name = name;
       const result = await client.query(config);
       return { rows: result.rows };
     },
@@ -83,7 +107,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   });
 
   return {
-    kind: 'postgres',
+    kind: wire.kind,
     ...on(pool),
     async transaction(fn) {
       const client = await pool.connect();
@@ -99,8 +123,46 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await pool.end();
+      await wire.onClose?.();
+    },
   };
+}
+
+/** The embedded database served on loopback, and the URL other connections use. */
+export interface ServedDatabase {
+  readonly db: Database;
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`: for the job queue's own pool. */
+  readonly url: string;
+}
+
+/** Connections the embedded database's socket accepts: the service's pool and the job queue's. */
+const EMBEDDED_CONNECTIONS = 40;
+
+/**
+ * Embedded PGlite (in `dataDir`, or in memory) served over PostgreSQL's wire protocol on
+ * a loopback port (`@electric-sql/pglite-socket`'s connection handler, in our
+ * `SessionQueue`'s order), and the service's own pool on it, so that the job
+ * queue's library (graphile-worker, which keeps a pool of its own) and the service
+ * share one embedded database. One connection at a time holds PGlite's one session (for
+ * an extended-protocol exchange, or a transaction); as they share it, no statement is
+ * named (docs/decisions.md, "Crawl jobs on the embedded database").
+ */
+export async function serveEmbedded(options: DatabaseOptions): Promise<ServedDatabase> {
+  const pglite = await newPglite(options);
+  await pglite.waitReady;
+  const socket = await serveSocket(pglite, EMBEDDED_CONNECTIONS);
+  const url = `postgres://postgres@${socket.address}/postgres`;
+  const db = await openPostgres(url, options, {
+    prepared: false,
+    kind: 'pglite',
+    onClose: async () => {
+      await socket.close();
+      await pglite.close();
+    },
+  });
+  return { db, url };
 }
 
 /**
@@ -112,6 +174,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
+  return pgliteDatabase(await newPglite(options), options.schema);
+}
+
+/** A PGlite instance in `<dataDir>/pglite` (created when missing), or in memory. */
+async function newPglite(options: DatabaseOptions): Promise<PGlite> {
   let dir: string | undefined;
   if (options.dataDir !== null) {
     dir = join(options.dataDir, 'pglite');
@@ -119,10 +186,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     if (!existsSync(join(dir, 'PG_VERSION'))) await initPgliteDir(dir);
   }
   const settings = { startParams: PGLITE_START_PARAMS };
-  return pgliteDatabase(
-    dir === undefined ? new PGlite(settings) : new PGlite(dir, settings),
-    options.schema,
-  );
+  return dir === undefined ? new PGlite(settings) : new PGlite(dir, settings);
 }
 
 /**

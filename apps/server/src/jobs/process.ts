@@ -4,9 +4,13 @@ import type { AppDeps } from '../deps.js';
 import { recordWorkers, unlockOrphanedTasks } from './leases.js';
 import { type JobRunner, migrateQueue, type QueueConnection, startJobRunner } from './runner.js';
 
-/** The queue's connection for a database opened from `databaseUrl`, in `schema`. */
-export function queueConnection(databaseUrl: string, schema: string): QueueConnection {
-  return { connectionString: databaseUrl, schema };
+/** The queue's connection for a database at `databaseUrl` (embedded when `sharedSession`), in `schema`. */
+export function queueConnection(
+  databaseUrl: string,
+  schema: string,
+  sharedSession = false,
+): QueueConnection {
+  return { connectionString: databaseUrl, schema, sharedSession };
 }
 
 /** Options of {@link startJobWorkers}. */

@@ -22,7 +22,18 @@ export interface QueueConnection {
   readonly connectionString: string;
   /** The queue's schema (`queueSchemaOf`). */
   readonly schema: string;
+  /**
+   * The connections share one session (embedded PGlite behind its socket server): no
+   * prepared statements, and no notifications between connections, so idle workers poll
+   * more often.
+   */
+  readonly sharedSession: boolean;
 }
+
+/** How often idle workers look for tasks (ms): a notification usually wakes them first. */
+const POLL_MS = 1000;
+/** The same on the embedded database, where no notification crosses connections. */
+const SHARED_SESSION_POLL_MS = 200;
 
 /** What the workers of one process need. */
 export interface RunnerOptions {
@@ -45,7 +56,12 @@ export interface JobRunner {
 export async function migrateQueue(connection: QueueConnection, logger: Logger): Promise<void> {
   const pool = new pg.Pool({ connectionString: connection.connectionString, max: 1 });
   try {
-    await runMigrations({ pgPool: pool, schema: connection.schema, logger: workerLogger(logger) });
+    await runMigrations({
+      pgPool: pool,
+      schema: connection.schema,
+      noPreparedStatements: connection.sharedSession,
+      logger: workerLogger(logger),
+    });
   } finally {
     await pool.end();
   }
@@ -101,7 +117,8 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
     schema: connection.schema,
     concurrency: options.concurrency ?? JOB_CONCURRENCY,
     noHandleSignals: true,
-    pollInterval: 1000,
+    noPreparedStatements: connection.sharedSession,
+    pollInterval: connection.sharedSession ? SHARED_SESSION_POLL_MS : POLL_MS,
     logger: workerLogger(services.logger),
     events,
     taskList,
