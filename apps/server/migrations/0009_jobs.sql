@@ -93,3 +93,7 @@ CREATE INDEX ledger_job ON ledger (job_id) WHERE job_id IS NOT NULL;
 -- Worker processes hold a lease like instances do; a task locked by a graphile-worker
 -- pool that no live lease names is unlocked, so a killed process's tasks run elsewhere.
 ALTER TABLE instances ADD COLUMN worker_ids text[] NOT NULL DEFAULT '{}';
+
+-- An x402 payment (payer, nonce) pays for one job.
+CREATE UNIQUE INDEX crawl_jobs_payment ON crawl_jobs ((payment->>'payer'), (payment->>'nonce'))
+  WHERE door = 'x402';

@@ -8,10 +8,11 @@ import {
 } from './billing/processor.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { createDoors, type Doors } from './doors/index.js';
+import { createDoors, type Doors, termsOf } from './doors/index.js';
 import { HostLimiter, type JobServices } from './jobs/crawl.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
 import type { WebhookServices } from './jobs/webhooks.js';
+import { JobPayments } from './jobs/x402.js';
 import { Settlements } from './metering/settlements.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
 import type { PipelineDeps } from './pipeline/call.js';
@@ -80,6 +81,8 @@ export interface AppParts {
 /** What the job routes and the job workers share. */
 export interface JobDeps {
   readonly queue: JobQueue;
+  /** The x402 door's terms and settlement of jobs. */
+  readonly payments: JobPayments;
   readonly services: JobServices & WebhookServices;
 }
 
@@ -137,6 +140,12 @@ export function buildDeps(parts: AppParts): AppDeps {
   const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
   const jobs: JobDeps = {
     queue,
+    payments: new JobPayments({
+      terms: termsOf({ config, signer: parts.signer }),
+      facilitatorUrl: config.payment.facilitatorUrl,
+      facilitatorTimeoutMs: config.payment.facilitatorTimeoutMs,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
     services: {
       db: parts.db,
       queue,

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
 import { recordWorkers, unlockOrphanedTasks } from './leases.js';
 import { type JobRunner, migrateQueue, type QueueConnection, startJobRunner } from './runner.js';
+import { settleJob } from './x402.js';
 
 /** The queue's connection for a database at `databaseUrl` (embedded when `sharedSession`), in `schema`. */
 export function queueConnection(
@@ -21,7 +22,6 @@ export interface JobWorkersOptions {
   readonly instanceId: string;
   readonly concurrency: number;
   readonly logger: Logger;
-  readonly settle?: (jobId: string) => Promise<void>;
 }
 
 /**
@@ -36,7 +36,7 @@ export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRu
     services: options.deps.jobs.services,
     connection: options.connection,
     concurrency: options.concurrency,
-    ...(options.settle === undefined ? {} : { settle: options.settle }),
+    settle: (jobId) => settleJob(options.deps, jobId),
     onWorkers: (ids) => {
       recorded = recorded
         .then(() => recordWorkers(db, instanceId, ids))

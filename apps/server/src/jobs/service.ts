@@ -95,7 +95,7 @@ export async function jobView(
             released: job.released,
           },
         }
-      : { payment: job.payment }),
+      : { payment: paymentView(job.payment) }),
     ...(job.error === null ? {} : { error: job.error }),
     ...(webhook === null ? {} : { webhook }),
     ...(ended && job.manifest !== null ? { manifest: job.manifest } : {}),
@@ -114,4 +114,34 @@ export async function pagesView(
   const ended = job.status !== 'queued' && job.status !== 'running';
   const made = job.completed + job.failed;
   return { pages, next: ended && last >= made ? null : String(last) };
+}
+
+/** The 202 answer of a created job, with the secrets shown this once (job token, webhook secret). */
+export async function createdView(
+  services: Pick<JobServices, 'db' | 'publicBaseUrl'>,
+  jobId: string,
+  secrets: { readonly jobToken?: string; readonly webhookSecret?: string | undefined },
+): Promise<Record<string, unknown>> {
+  const job = await readJob(services.db, jobId);
+  if (job === null) throw new Error(`Job ${jobId} vanished after its creation`);
+  const view = await jobView(services, job);
+  return {
+    ok: true,
+    jobId,
+    status: view.status,
+    statusUrl: view.statusUrl,
+    pagesUrl: view.pagesUrl,
+    ...(secrets.jobToken === undefined ? {} : { jobToken: secrets.jobToken }),
+    ...(secrets.webhookSecret === undefined ? {} : { webhookSecret: secrets.webhookSecret }),
+    limit: view.limit,
+    pagePrice: view.pagePrice,
+    ...('reservation' in view ? { reservation: view.reservation } : { payment: view.payment }),
+  };
+}
+
+/** What a job's x402 payment shows: its terms and its settlement, not the signed payload. */
+function paymentView(payment: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (payment === null) return null;
+  const { payload: _payload, requirements: _requirements, ...shown } = payment;
+  return shown;
 }

@@ -1,17 +1,362 @@
 import { StorefrontError } from '@storefront/core';
+import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
+import type {
+  Network,
+  PaymentPayload,
+  PaymentRequired,
+  PaymentRequirements,
+} from '@x402/core/types';
+import { isUptoPermit2Payload } from '@x402/evm';
+import { UptoEvmScheme } from '@x402/evm/upto/server';
 import type { Request, Response } from 'express';
+import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
-import type { NewJob } from './store.js';
+import { encodeBase64Json } from '../doors/x402/base64-json.js';
+import {
+  PAYMENT_HEADERS,
+  PAYMENT_REQUIRED_HEADER,
+  parsePaymentHeader,
+  type Terms,
+} from '../doors/x402/index.js';
+import { dollars, USDC_DOMAIN } from '../doors/x402/terms.js';
+import { CRAWL_JOB_SCHEMA } from './params.js';
+import { TASKS } from './queue.js';
+import { createdView } from './service.js';
+import { insertJob, type JobRow, type NewJob, newJobToken, readJob } from './store.js';
 
-/** `POST /jobs/crawl` without a key: the x402 door (terms, verification, the job token). */
+/**
+ * How long an `upto` authorization for a job stays valid (s): the crawl and its
+ * settlement must end within it. A day covers a 10,000-page crawl at a polite pace.
+ */
+export const JOB_AUTHORIZATION_SECONDS = 86_400;
+
+/** What the job door's payments need: the terms and the facilitator. */
+export interface JobPaymentDeps {
+  readonly terms: Terms;
+  readonly facilitatorUrl: string | null;
+  readonly facilitatorTimeoutMs: number;
+  readonly publicBaseUrl: string;
+}
+
+/**
+ * x402 for crawl jobs: `upto` on x402 v2 (the payer authorizes `limit × page price`
+ * through Permit2; the job settles once, at the end, for the pages delivered), on the
+ * official resource server and `upto` scheme (`@x402/core`, `@x402/evm`); x402 v1 has
+ * no `upto`, so its terms are `exact` for the whole limit, settled at creation.
+ */
+export class JobPayments {
+  readonly #deps: JobPaymentDeps;
+  #server: Promise<x402ResourceServer> | null = null;
+
+  constructor(deps: JobPaymentDeps) {
+    this.#deps = deps;
+  }
+
+  /** The official resource server with the `upto` scheme, its facilitator's kinds read once. */
+  server(): Promise<x402ResourceServer> {
+    const url = this.#deps.facilitatorUrl;
+    if (url === null) {
+      return Promise.reject(
+        new StorefrontError('facilitator_unavailable', 'No x402 facilitator is configured'),
+      );
+    }
+    this.#server ??= (async () => {
+      const server = new x402ResourceServer(
+        new HTTPFacilitatorClient({ url, timeoutMs: this.#deps.facilitatorTimeoutMs }),
+      ).register(this.#deps.terms.network as Network, new UptoEvmScheme());
+      await server.initialize();
+      return server;
+    })().catch((error: unknown) => {
+      this.#server = null;
+      throw new StorefrontError(
+        'facilitator_unavailable',
+        `The x402 facilitator could not be reached: ${(error as Error).message}`,
+      );
+    });
+    return this.#server;
+  }
+
+  /** The `upto` requirements of a job: at most `limit × page price`. */
+  async uptoRequirements(job: NewJob): Promise<PaymentRequirements> {
+    const server = await this.server();
+    const { terms } = this.#deps;
+    const token = terms.token ?? USDC_DOMAIN;
+    const [requirements] = await server.buildPaymentRequirements({
+      scheme: 'upto',
+      network: terms.network as Network,
+      payTo: terms.payTo,
+      price: {
+        amount: String(job.params.limit * job.pagePrice),
+        asset: terms.asset,
+        extra: { name: token.name, version: token.version },
+      },
+      maxTimeoutSeconds: JOB_AUTHORIZATION_SECONDS,
+    });
+    if (requirements === undefined) throw new Error('The upto scheme built no requirements');
+    return requirements;
+  }
+
+  /** Both faces of the 402 of a job: v2 `upto` in `PAYMENT-REQUIRED`, v1 `exact` for the limit in the body. */
+  async challenge(
+    job: NewJob,
+    message: string,
+    error = 'payment_required',
+  ): Promise<{ readonly header: string; readonly body: Record<string, unknown> }> {
+    const { terms, publicBaseUrl } = this.#deps;
+    const token = terms.token ?? USDC_DOMAIN;
+    const resource = `${publicBaseUrl}/jobs/crawl`;
+    const most = job.params.limit * job.pagePrice;
+    const description = `Crawl up to ${job.params.limit} pages as ${job.params.format} at ${dollars(job.pagePrice)} a page (${job.route})`;
+    const upto = await this.uptoRequirements(job);
+    const v2: PaymentRequired = {
+      x402Version: 2,
+      error: message,
+      resource: { url: resource, description, mimeType: 'application/json' },
+      accepts: [upto],
+    };
+    return {
+      header: encodeBase64Json(v2),
+      body: {
+        ok: false,
+        error,
+        message,
+        x402Version: 1,
+        accepts: [
+          {
+            scheme: 'exact',
+            network: terms.network,
+            amount: String(most),
+            price: dollars(most),
+            asset: terms.asset,
+            payTo: terms.payTo,
+            maxAmountRequired: String(most),
+            resource,
+            description: `${description}. x402 v1 has no upto: this pays for all ${job.params.limit} pages at creation, whatever the crawl delivers; pay with x402 v2 (upto) to pay only for delivered pages`,
+            mimeType: 'application/json',
+            maxTimeoutSeconds: 300,
+            outputSchema: {
+              input: {
+                type: 'http',
+                method: 'POST',
+                bodyType: 'json',
+                bodyFields: CRAWL_JOB_SCHEMA,
+              },
+            },
+            extra: {
+              name: token.name,
+              version: token.version,
+              pagePrice: String(job.pagePrice),
+              pages: job.params.limit,
+            },
+          },
+        ],
+      },
+    };
+  }
+}
+
+/** The payer and nonce of an upto payload, which a job claims once. */
+function uptoOf(payload: PaymentPayload): { payer: string; nonce: string } | null {
+  const inner = payload.payload as Record<string, unknown>;
+  if (!isUptoPermit2Payload(inner)) return null;
+  return {
+    payer: inner.permit2Authorization.from.toLowerCase(),
+    nonce: inner.permit2Authorization.nonce,
+  };
+}
+
+/** A 402 with the job's terms and the reason. */
+async function refuse(
+  deps: AppDeps,
+  res: Response,
+  job: NewJob,
+  error: 'payment_required' | 'payment_invalid',
+  message: string,
+): Promise<void> {
+  const { header, body } = await deps.jobs.payments.challenge(job, message, error);
+  res.setHeader(PAYMENT_REQUIRED_HEADER, header);
+  res.status(402).json(body);
+}
+
+/**
+ * `POST /jobs/crawl` without a key: the x402 door. No payment: 402 with the terms. A v2
+ * `upto` payment: matched to the job's terms, verified by the facilitator, claimed once
+ * (the job row holds its payer and nonce), and the job created with a job token, its
+ * only read access; it settles for the delivered pages when the job ends.
+ */
 export async function createX402Job(
-  _deps: AppDeps,
-  _req: Request,
-  _res: Response,
+  deps: AppDeps,
+  req: Request,
+  res: Response,
   job: NewJob,
 ): Promise<void> {
-  throw new StorefrontError(
-    'payment_required',
-    `A crawl of up to ${job.params.limit} pages costs up to ${job.params.limit} × the page price; send an API key`,
+  const v2 = req.header(PAYMENT_HEADERS[2]);
+  const v1 = req.header(PAYMENT_HEADERS[1]);
+  const most = dollars(job.params.limit * job.pagePrice);
+  if (v2 === undefined && v1 === undefined) {
+    await refuse(
+      deps,
+      res,
+      job,
+      'payment_required',
+      `A crawl of up to ${job.params.limit} pages costs at most ${most}; pay with x402 (v2 upto: only delivered pages are charged) or send an API key`,
+    );
+    return;
+  }
+  if (v2 === undefined) {
+    await refuse(
+      deps,
+      res,
+      job,
+      'payment_invalid',
+      'x402 v1 payments for crawl jobs are not taken here yet: pay with x402 v2 (PAYMENT-SIGNATURE, scheme upto)',
+    );
+    return;
+  }
+  const read = parsePaymentPayload(v2);
+  if (read === null) {
+    await refuse(
+      deps,
+      res,
+      job,
+      'payment_invalid',
+      `${PAYMENT_HEADERS[2]} is not an x402 v2 payment`,
+    );
+    return;
+  }
+  const server = await deps.jobs.payments.server();
+  const requirements = await deps.jobs.payments.uptoRequirements(job);
+  const matched = server.findMatchingRequirements([requirements], read);
+  const claim = uptoOf(read);
+  if (matched === undefined || claim === null) {
+    await refuse(
+      deps,
+      res,
+      job,
+      'payment_invalid',
+      `The payment does not match this job's terms: upto, at most ${requirements.amount} atomic units to ${requirements.payTo}`,
+    );
+    return;
+  }
+  const verified = await server.verifyPayment(read, matched);
+  if (!verified.isValid) {
+    await refuse(
+      deps,
+      res,
+      job,
+      'payment_invalid',
+      `The facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`,
+    );
+    return;
+  }
+  const token = newJobToken();
+  const created = await createPaidJob(deps.db, deps, job, token.hash, {
+    scheme: 'upto',
+    x402Version: 2,
+    payer: claim.payer,
+    nonce: claim.nonce,
+    maxAmount: requirements.amount,
+    state: 'authorized',
+    payload: read,
+    requirements: matched,
+  });
+  if (!created) {
+    await refuse(deps, res, job, 'payment_invalid', 'This payment was already used for a job');
+    return;
+  }
+  res.status(202).json(
+    await createdView(deps.jobs.services, job.id, {
+      jobToken: token.token,
+      webhookSecret: job.webhook?.secret,
+    }),
+  );
+}
+
+function parsePaymentPayload(header: string): PaymentPayload | null {
+  const read = parsePaymentHeader(PAYMENT_HEADERS[2], header);
+  if (read.ok) return read.payment.raw as unknown as PaymentPayload;
+  // An upto payment carries no EIP-3009 authorization, which that reader requires.
+  try {
+    const value = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8')) as unknown;
+    if (typeof value !== 'object' || value === null) return null;
+    const payload = value as PaymentPayload;
+    return payload.x402Version === 2 && typeof payload.payload === 'object' ? payload : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Insert a paid job with its seed task, claiming its payment: a payment (payer, nonce)
+ * makes one job; a second job with it is refused (false).
+ */
+async function createPaidJob(
+  db: Database,
+  deps: AppDeps,
+  job: NewJob,
+  tokenHash: string,
+  payment: Record<string, unknown>,
+): Promise<boolean> {
+  try {
+    await db.transaction(async (tx) => {
+      await insertJob(tx, job, {
+        door: 'x402',
+        keyId: null,
+        tokenHash,
+        source: null,
+        unitCost: 0,
+        reserved: 0,
+        payment,
+      });
+      await deps.jobs.queue.add(tx, TASKS.seed, { job: job.id });
+    });
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') return false;
+    throw error;
+  }
+}
+
+/**
+ * Settle an ended `upto` job for what it delivered (`charged`, atomic units), once; the
+ * outcome is written on the job. A settlement that fails is thrown, so the task is
+ * tried again (the authorization stays good until its deadline); an amount of 0 moves
+ * nothing.
+ */
+export async function settleJob(deps: AppDeps, jobId: string): Promise<void> {
+  const job = await readJob(deps.db, jobId);
+  if (job === null || job.payment === null || job.payment.scheme !== 'upto') return;
+  if (job.payment.state !== 'authorized') return;
+  const server = await deps.jobs.payments.server();
+  const amount = String(job.charged);
+  const settled = await server.settlePayment(
+    job.payment.payload as PaymentPayload,
+    job.payment.requirements as PaymentRequirements,
+    undefined,
+    undefined,
+    { amount },
+  );
+  if (!settled.success) {
+    throw new Error(
+      `upto settlement refused: ${settled.errorReason ?? 'unknown'} ${settled.errorMessage ?? ''}`,
+    );
+  }
+  await recordSettlement(deps.db, job, {
+    state: 'settled',
+    amount: settled.amount ?? amount,
+    transaction: settled.transaction || null,
+    network: settled.network,
+  });
+}
+
+async function recordSettlement(
+  db: Database,
+  job: JobRow,
+  settlement: Record<string, unknown>,
+): Promise<void> {
+  await db.query(
+    `UPDATE crawl_jobs SET payment = payment || $2::jsonb, updated_at = now()
+      WHERE id = $1 AND payment->>'state' = 'authorized'`,
+    [job.id, JSON.stringify(settlement)],
   );
 }

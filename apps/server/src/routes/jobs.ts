@@ -5,6 +5,7 @@ import { pageRouteOf } from '../jobs/crawl.js';
 import { readCrawlJob } from '../jobs/params.js';
 import {
   cancelJob,
+  createdView,
   jobFor,
   jobReaderOf,
   jobView,
@@ -12,7 +13,7 @@ import {
   PAGES_PER_READ,
   pagesView,
 } from '../jobs/service.js';
-import { createKeyJob, type NewJob, newJobId, newWebhookSecret, readJob } from '../jobs/store.js';
+import { createKeyJob, type NewJob, newJobId, newWebhookSecret } from '../jobs/store.js';
 import { createX402Job } from '../jobs/x402.js';
 import { keyRefusalText } from '../metering/key-refusals.js';
 import { bearerKey, hashKey } from '../metering/keys.js';
@@ -83,7 +84,7 @@ export function jobRoutes(deps: AppDeps): Router {
       }
       res
         .status(202)
-        .json(await createdView(deps, created.job.id, { webhookSecret: webhook?.secret }));
+        .json(await createdView(services, created.job.id, { webhookSecret: webhook?.secret }));
     },
   );
 
@@ -121,29 +122,6 @@ export function jobRoutes(deps: AppDeps): Router {
     throw new StorefrontError('method_not_allowed', `${req.path} answers ${allow}`);
   });
   return router;
-}
-
-/** The 202 answer of a created job. */
-export async function createdView(
-  deps: AppDeps,
-  jobId: string,
-  secrets: { readonly jobToken?: string; readonly webhookSecret?: string | undefined },
-): Promise<Record<string, unknown>> {
-  const job = await readJob(deps.db, jobId);
-  if (job === null) throw new Error(`Job ${jobId} vanished after its creation`);
-  const view = await jobView(deps.jobs.services, job);
-  return {
-    ok: true,
-    jobId,
-    status: view.status,
-    statusUrl: view.statusUrl,
-    pagesUrl: view.pagesUrl,
-    ...(secrets.jobToken === undefined ? {} : { jobToken: secrets.jobToken }),
-    ...(secrets.webhookSecret === undefined ? {} : { webhookSecret: secrets.webhookSecret }),
-    limit: view.limit,
-    pagePrice: view.pagePrice,
-    ...('reservation' in view ? { reservation: view.reservation } : { payment: view.payment }),
-  };
 }
 
 /** The job of `req.params.id` when the caller may read it; else 404. */
