@@ -5,8 +5,11 @@ import { toClientEvmSigner } from '@x402/evm';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { pino } from 'pino';
+import { createWalletClient, type Hex, http as viemHttp } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { base } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { type CrawlSite, startCrawlSite } from './crawl-site.js';
@@ -49,6 +52,8 @@ beforeAll(async () => {
         X402_ASSET: stack.asset,
         X402_PAY_TO: stack.payTo,
         X402_RPC_URL: stack.rpcUrl,
+        // x402-fetch 1.x (v1) knows the chain by its v1 name only.
+        X402_LEGACY_NETWORK_NAMES: 'true',
         ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
       },
       dataDir,
@@ -169,4 +174,32 @@ describe('crawl jobs through the x402 door', () => {
     expect(again.status).toBe(402);
     expect(((await again.json()) as { message: string }).message).toMatch(/already used/);
   }, 60_000);
+
+  it('takes x402 v1 (exact for the whole limit, settled at creation) from x402-fetch 1.x', async () => {
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(DEV_PAYER.privateKey as Hex),
+      chain: base,
+      transport: viemHttp(stack.rpcUrl),
+    });
+    const pay = wrapFetchWithPaymentV1(fetch, wallet as never);
+    const payerBefore = await stack.balanceOf(DEV_PAYER.address);
+    const answer = await pay(`${server.url}/jobs/crawl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.origin}/p/0`, limit: 5, format: 'text' }),
+    });
+    expect(answer.status).toBe(202);
+    const created = (await answer.json()) as JobAnswer;
+    expect(created.payment).toMatchObject({
+      scheme: 'exact',
+      x402Version: 1,
+      state: 'settled',
+      amount: String(5n * TEXT_PRICE),
+    });
+    // Paid for the limit at creation, as its terms said.
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 5n * TEXT_PRICE);
+    const job = await until(created.jobToken, created.jobId, (j) => j.status === 'completed');
+    expect(job.completed).toBe(5);
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 5n * TEXT_PRICE);
+  }, 120_000);
 });

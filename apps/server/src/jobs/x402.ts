@@ -1,4 +1,4 @@
-import { StorefrontError } from '@storefront/core';
+import { StorefrontError, sha256Hex } from '@storefront/core';
 import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
 import type {
   Network,
@@ -12,11 +12,21 @@ import type { Request, Response } from 'express';
 import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
 import { encodeBase64Json } from '../doors/x402/base64-json.js';
+import { markSettling } from '../doors/x402/claims.js';
 import {
+  checkPayment,
+  claimPayment,
+  Facilitator,
+  finishPayment,
+  markVerified,
   PAYMENT_HEADERS,
   PAYMENT_REQUIRED_HEADER,
   parsePaymentHeader,
+  paymentClaim,
+  type Requirements,
   type Terms,
+  v1AcceptEntry,
+  v1NetworkName,
 } from '../doors/x402/index.js';
 import { dollars, USDC_DOMAIN } from '../doors/x402/terms.js';
 import { CRAWL_JOB_SCHEMA } from './params.js';
@@ -102,11 +112,8 @@ export class JobPayments {
     message: string,
     error = 'payment_required',
   ): Promise<{ readonly header: string; readonly body: Record<string, unknown> }> {
-    const { terms, publicBaseUrl } = this.#deps;
-    const token = terms.token ?? USDC_DOMAIN;
-    const resource = `${publicBaseUrl}/jobs/crawl`;
-    const most = job.params.limit * job.pagePrice;
-    const description = `Crawl up to ${job.params.limit} pages as ${job.params.format} at ${dollars(job.pagePrice)} a page (${job.route})`;
+    const resource = `${this.#deps.publicBaseUrl}/jobs/crawl`;
+    const description = describe(job);
     const upto = await this.uptoRequirements(job);
     const v2: PaymentRequired = {
       x402Version: 2,
@@ -114,6 +121,8 @@ export class JobPayments {
       resource: { url: resource, description, mimeType: 'application/json' },
       accepts: [upto],
     };
+    const exact = this.exactRequirements(job);
+    const entry = v1AcceptEntry(exact);
     return {
       header: encodeBase64Json(v2),
       body: {
@@ -123,17 +132,7 @@ export class JobPayments {
         x402Version: 1,
         accepts: [
           {
-            scheme: 'exact',
-            network: terms.network,
-            amount: String(most),
-            price: dollars(most),
-            asset: terms.asset,
-            payTo: terms.payTo,
-            maxAmountRequired: String(most),
-            resource,
-            description: `${description}. x402 v1 has no upto: this pays for all ${job.params.limit} pages at creation, whatever the crawl delivers; pay with x402 v2 (upto) to pay only for delivered pages`,
-            mimeType: 'application/json',
-            maxTimeoutSeconds: 300,
+            ...entry,
             outputSchema: {
               input: {
                 type: 'http',
@@ -141,18 +140,62 @@ export class JobPayments {
                 bodyType: 'json',
                 bodyFields: CRAWL_JOB_SCHEMA,
               },
+              output: entry.outputSchema.output,
             },
-            extra: {
-              name: token.name,
-              version: token.version,
-              pagePrice: String(job.pagePrice),
-              pages: job.params.limit,
-            },
+            extra: { ...entry.extra, pagePrice: String(job.pagePrice), pages: job.params.limit },
           },
         ],
       },
     };
   }
+
+  /**
+   * The `exact` terms of a job for x402 v1, which has no `upto`: the whole limit,
+   * settled at creation, whatever the crawl delivers (the description says so).
+   */
+  exactRequirements(job: NewJob): Requirements {
+    const { terms, publicBaseUrl } = this.#deps;
+    const most = job.params.limit * job.pagePrice;
+    return {
+      scheme: 'exact',
+      network: terms.network,
+      v1Network: v1NetworkName(terms.network),
+      amount: String(most),
+      price: dollars(most),
+      asset: terms.asset,
+      payTo: terms.payTo,
+      maxTimeoutSeconds: V1_TIMEOUT_SECONDS,
+      resource: `${publicBaseUrl}/jobs/crawl`,
+      description: `${describe(job)}. x402 v1 has no upto: this pays for all ${job.params.limit} pages at creation, whatever the crawl delivers; pay with x402 v2 (upto) to pay only for delivered pages`,
+      mimeType: 'application/json',
+      route: JOB_ROUTE,
+      tier: job.route,
+      includes: `up to ${job.params.limit} pages, each with its signed receipt`,
+      token: terms.token ?? USDC_DOMAIN,
+      legacyNetworkNames: terms.legacyNetworkNames,
+      queryParams: {},
+      output: {},
+      bazaar: null,
+    };
+  }
+
+  /** The facilitator of v1 payments (our client of its HTTP API, as the x402 door uses). */
+  facilitator(): Facilitator {
+    const url = this.#deps.facilitatorUrl;
+    if (url === null) {
+      throw new StorefrontError('facilitator_unavailable', 'No x402 facilitator is configured');
+    }
+    return new Facilitator({ url, timeoutMs: this.#deps.facilitatorTimeoutMs });
+  }
+}
+
+/** The name x402 payments of jobs are recorded under. */
+const JOB_ROUTE = 'crawl-job';
+/** Seconds a v1 authorization must allow: it is settled at creation. */
+const V1_TIMEOUT_SECONDS = 300;
+
+function describe(job: NewJob): string {
+  return `Crawl up to ${job.params.limit} pages as ${job.params.format} at ${dollars(job.pagePrice)} a page (${job.route})`;
 }
 
 /** The payer and nonce of an upto payload, which a job claims once. */
@@ -204,13 +247,7 @@ export async function createX402Job(
     return;
   }
   if (v2 === undefined) {
-    await refuse(
-      deps,
-      res,
-      job,
-      'payment_invalid',
-      'x402 v1 payments for crawl jobs are not taken here yet: pay with x402 v2 (PAYMENT-SIGNATURE, scheme upto)',
-    );
+    await createV1Job(deps, req, res, job, v1 as string);
     return;
   }
   const read = parsePaymentPayload(v2);
@@ -358,5 +395,95 @@ async function recordSettlement(
     `UPDATE crawl_jobs SET payment = payment || $2::jsonb, updated_at = now()
       WHERE id = $1 AND payment->>'state' = 'authorized'`,
     [job.id, JSON.stringify(settlement)],
+  );
+}
+
+/**
+ * A job paid with x402 v1 (`X-PAYMENT`, `exact` for the whole limit): checked against
+ * the terms, claimed once in `x402_payments` (as the x402 door claims a call's), verified
+ * and settled before the job exists; a payment that does not settle makes no job.
+ */
+async function createV1Job(
+  deps: AppDeps,
+  req: Request,
+  res: Response,
+  job: NewJob,
+  header: string,
+): Promise<void> {
+  const read = parsePaymentHeader(PAYMENT_HEADERS[1], header);
+  if (!read.ok) {
+    await refuse(deps, res, job, 'payment_invalid', read.message);
+    return;
+  }
+  const { payment } = read;
+  const requirements = deps.jobs.payments.exactRequirements(job);
+  const now = Math.floor(deps.clock().getTime() / 1000);
+  const problem = checkPayment(payment, requirements, now);
+  if (problem !== null) {
+    await refuse(deps, res, job, 'payment_invalid', problem.message);
+    return;
+  }
+  const claimed = await claimPayment(
+    deps.db,
+    paymentClaim(payment, requirements, req.header('x-request-id') ?? null, {
+      callHash: sha256Hex(JSON.stringify([JOB_ROUTE, job.params])),
+      payloadHash: sha256Hex(JSON.stringify(payment.raw)),
+    }),
+  );
+  if (!claimed.ok) {
+    await refuse(deps, res, job, 'payment_invalid', 'This payment was already used');
+    return;
+  }
+  const facilitator = deps.jobs.payments.facilitator();
+  const verified = await facilitator.verify(payment, requirements);
+  if (!verified.ok) {
+    await finishPayment(deps.db, claimed.id, { state: 'released', error: verified.kind });
+    await refuse(
+      deps,
+      res,
+      job,
+      'payment_invalid',
+      `The facilitator refused the payment (${verified.kind})`,
+    );
+    return;
+  }
+  await markVerified(deps.db, claimed.id);
+  await markSettling(deps.db, claimed.id, null);
+  const settled = await facilitator.settle(payment, requirements);
+  if (!settled.ok) {
+    // Refused: nothing moved. No usable answer: unknown until the reconciler reads the chain.
+    await finishPayment(
+      deps.db,
+      claimed.id,
+      settled.kind === 'rejected'
+        ? { state: 'failed', error: settled.reason }
+        : { state: 'unknown', error: settled.reason },
+    );
+    await refuse(
+      deps,
+      res,
+      job,
+      'payment_invalid',
+      `The payment could not be settled (${settled.kind})`,
+    );
+    return;
+  }
+  await finishPayment(deps.db, claimed.id, { state: 'settled', transaction: settled.transaction });
+  const token = newJobToken();
+  await createPaidJob(deps.db, deps, job, token.hash, {
+    scheme: 'exact',
+    x402Version: 1,
+    payer: payment.payer.toLowerCase(),
+    nonce: payment.nonce,
+    maxAmount: requirements.amount,
+    amount: requirements.amount,
+    state: 'settled',
+    transaction: settled.transaction,
+  });
+  res.status(202).json(
+    await createdView(deps.jobs.services, job.id, {
+      jobToken: token.token,
+      webhookSecret: job.webhook?.secret,
+    }),
   );
 }

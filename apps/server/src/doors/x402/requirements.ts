@@ -51,7 +51,8 @@ export interface Requirements {
   readonly queryParams: JsonSchema;
   /** JSON Schema of the route's 200 answer. */
   readonly output: JsonSchema;
-  readonly bazaar: BazaarExtension;
+  /** The Bazaar declaration of a GET route; none for the job API's POST. */
+  readonly bazaar: BazaarExtension | null;
 }
 
 /**
@@ -228,7 +229,10 @@ export function paymentRequiredV2(requirements: Requirements, message: string): 
       mimeType: requirements.mimeType,
     },
     accepts: [v2Accept(requirements)],
-    extensions: { bazaar: requirements.bazaar, [PAYMENT_IDENTIFIER]: PAYMENT_ID_EXTENSION },
+    extensions: {
+      ...(requirements.bazaar === null ? {} : { bazaar: requirements.bazaar }),
+      [PAYMENT_IDENTIFIER]: PAYMENT_ID_EXTENSION,
+    },
   };
 }
 
