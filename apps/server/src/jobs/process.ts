@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
 import { recordWorkers, unlockOrphanedTasks } from './leases.js';
+import { settleJob } from './payments.js';
 import { type JobRunner, migrateQueue, type QueueConnection, startJobRunner } from './runner.js';
-import { settleJob } from './x402.js';
 
 /** The queue's connection for a database at `databaseUrl` (embedded when `sharedSession`), in `schema`. */
 export function queueConnection(
@@ -36,7 +36,7 @@ export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRu
     services: options.deps.jobs.services,
     connection: options.connection,
     concurrency: options.concurrency,
-    settle: (jobId) => settleJob(options.deps, jobId),
+    settle: (jobId) => settleJob(options.db, options.deps.jobs.payments, jobId),
     onWorkers: (ids) => {
       recorded = recorded
         .then(() => recordWorkers(db, instanceId, ids))

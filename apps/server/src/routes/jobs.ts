@@ -14,10 +14,10 @@ import {
   pagesView,
 } from '../jobs/service.js';
 import { createKeyJob, type NewJob, newJobId, newWebhookSecret } from '../jobs/store.js';
-import { createX402Job } from '../jobs/x402.js';
 import { keyRefusalText } from '../metering/key-refusals.js';
 import { bearerKey, hashKey } from '../metering/keys.js';
 import { creditsFor } from '../metering/tiers.js';
+import { createX402Job } from './jobs-x402.js';
 
 /** The largest `POST /jobs/crawl` body (JSON). */
 const MAX_BODY = '32kb';

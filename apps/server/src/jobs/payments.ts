@@ -1,0 +1,229 @@
+import { StorefrontError } from '@storefront/core';
+import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
+import type {
+  Network,
+  PaymentPayload,
+  PaymentRequired,
+  PaymentRequirements,
+} from '@x402/core/types';
+import { UptoEvmScheme } from '@x402/evm/upto/server';
+import type { Database } from '../db/database.js';
+import { encodeBase64Json } from '../doors/x402/base64-json.js';
+import {
+  Facilitator,
+  type Requirements,
+  type Terms,
+  v1AcceptEntry,
+  v1NetworkName,
+} from '../doors/x402/index.js';
+import { dollars, USDC_DOMAIN } from '../doors/x402/terms.js';
+import { CRAWL_JOB_SCHEMA } from './params.js';
+import { type JobRow, type NewJob, readJob } from './store.js';
+
+/**
+ * How long an `upto` authorization for a job stays valid (s): the crawl and its
+ * settlement must end within it. A day covers a 10,000-page crawl at a polite pace.
+ */
+export const JOB_AUTHORIZATION_SECONDS = 86_400;
+
+/** What the job door's payments need: the terms and the facilitator. */
+export interface JobPaymentDeps {
+  readonly terms: Terms;
+  readonly facilitatorUrl: string | null;
+  readonly facilitatorTimeoutMs: number;
+  readonly publicBaseUrl: string;
+}
+
+/**
+ * x402 for crawl jobs: `upto` on x402 v2 (the payer authorizes `limit × page price`
+ * through Permit2; the job settles once, at the end, for the pages delivered), on the
+ * official resource server and `upto` scheme (`@x402/core`, `@x402/evm`); x402 v1 has
+ * no `upto`, so its terms are `exact` for the whole limit, settled at creation.
+ */
+export class JobPayments {
+  readonly #deps: JobPaymentDeps;
+  #server: Promise<x402ResourceServer> | null = null;
+
+  constructor(deps: JobPaymentDeps) {
+    this.#deps = deps;
+  }
+
+  /** The official resource server with the `upto` scheme, its facilitator's kinds read once. */
+  server(): Promise<x402ResourceServer> {
+    const url = this.#deps.facilitatorUrl;
+    if (url === null) {
+      return Promise.reject(
+        new StorefrontError('facilitator_unavailable', 'No x402 facilitator is configured'),
+      );
+    }
+    this.#server ??= (async () => {
+      const server = new x402ResourceServer(
+        new HTTPFacilitatorClient({ url, timeoutMs: this.#deps.facilitatorTimeoutMs }),
+      ).register(this.#deps.terms.network as Network, new UptoEvmScheme());
+      await server.initialize();
+      return server;
+    })().catch((error: unknown) => {
+      this.#server = null;
+      throw new StorefrontError(
+        'facilitator_unavailable',
+        `The x402 facilitator could not be reached: ${(error as Error).message}`,
+      );
+    });
+    return this.#server;
+  }
+
+  /** The `upto` requirements of a job: at most `limit × page price`. */
+  async uptoRequirements(job: NewJob): Promise<PaymentRequirements> {
+    const server = await this.server();
+    const { terms } = this.#deps;
+    const token = terms.token ?? USDC_DOMAIN;
+    const [requirements] = await server.buildPaymentRequirements({
+      scheme: 'upto',
+      network: terms.network as Network,
+      payTo: terms.payTo,
+      price: {
+        amount: String(job.params.limit * job.pagePrice),
+        asset: terms.asset,
+        extra: { name: token.name, version: token.version },
+      },
+      maxTimeoutSeconds: JOB_AUTHORIZATION_SECONDS,
+    });
+    if (requirements === undefined) throw new Error('The upto scheme built no requirements');
+    return requirements;
+  }
+
+  /** Both faces of the 402 of a job: v2 `upto` in `PAYMENT-REQUIRED`, v1 `exact` for the limit in the body. */
+  async challenge(
+    job: NewJob,
+    message: string,
+    error = 'payment_required',
+  ): Promise<{ readonly header: string; readonly body: Record<string, unknown> }> {
+    const resource = `${this.#deps.publicBaseUrl}/jobs/crawl`;
+    const description = describe(job);
+    const upto = await this.uptoRequirements(job);
+    const v2: PaymentRequired = {
+      x402Version: 2,
+      error: message,
+      resource: { url: resource, description, mimeType: 'application/json' },
+      accepts: [upto],
+    };
+    const exact = this.exactRequirements(job);
+    const entry = v1AcceptEntry(exact);
+    return {
+      header: encodeBase64Json(v2),
+      body: {
+        ok: false,
+        error,
+        message,
+        x402Version: 1,
+        accepts: [
+          {
+            ...entry,
+            outputSchema: {
+              input: {
+                type: 'http',
+                method: 'POST',
+                bodyType: 'json',
+                bodyFields: CRAWL_JOB_SCHEMA,
+              },
+              output: entry.outputSchema.output,
+            },
+            extra: { ...entry.extra, pagePrice: String(job.pagePrice), pages: job.params.limit },
+          },
+        ],
+      },
+    };
+  }
+
+  /**
+   * The `exact` terms of a job for x402 v1, which has no `upto`: the whole limit,
+   * settled at creation, whatever the crawl delivers (the description says so).
+   */
+  exactRequirements(job: NewJob): Requirements {
+    const { terms, publicBaseUrl } = this.#deps;
+    const most = job.params.limit * job.pagePrice;
+    return {
+      scheme: 'exact',
+      network: terms.network,
+      v1Network: v1NetworkName(terms.network),
+      amount: String(most),
+      price: dollars(most),
+      asset: terms.asset,
+      payTo: terms.payTo,
+      maxTimeoutSeconds: V1_TIMEOUT_SECONDS,
+      resource: `${publicBaseUrl}/jobs/crawl`,
+      description: `${describe(job)}. x402 v1 has no upto: this pays for all ${job.params.limit} pages at creation, whatever the crawl delivers; pay with x402 v2 (upto) to pay only for delivered pages`,
+      mimeType: 'application/json',
+      route: JOB_ROUTE,
+      tier: job.route,
+      includes: `up to ${job.params.limit} pages, each with its signed receipt`,
+      token: terms.token ?? USDC_DOMAIN,
+      legacyNetworkNames: terms.legacyNetworkNames,
+      queryParams: {},
+      output: {},
+      bazaar: null,
+    };
+  }
+
+  /** The facilitator of v1 payments (our client of its HTTP API, as the x402 door uses). */
+  facilitator(): Facilitator {
+    const url = this.#deps.facilitatorUrl;
+    if (url === null) {
+      throw new StorefrontError('facilitator_unavailable', 'No x402 facilitator is configured');
+    }
+    return new Facilitator({ url, timeoutMs: this.#deps.facilitatorTimeoutMs });
+  }
+}
+
+/** The name x402 payments of jobs are recorded under. */
+export const JOB_ROUTE = 'crawl-job';
+/** Seconds a v1 authorization must allow: it is settled at creation. */
+const V1_TIMEOUT_SECONDS = 300;
+
+function describe(job: NewJob): string {
+  return `Crawl up to ${job.params.limit} pages as ${job.params.format} at ${dollars(job.pagePrice)} a page (${job.route})`;
+}
+
+/**
+ * Settle an ended `upto` job for what it delivered (`charged`, atomic units), once; the
+ * outcome is written on the job. A settlement that fails is thrown, so the task is
+ * tried again (the authorization stays good until its deadline); an amount of 0 moves
+ * nothing.
+ */
+export async function settleJob(db: Database, payments: JobPayments, jobId: string): Promise<void> {
+  const job = await readJob(db, jobId);
+  if (job === null || job.payment === null || job.payment.scheme !== 'upto') return;
+  if (job.payment.state !== 'authorized') return;
+  const server = await payments.server();
+  const amount = String(job.charged);
+  const settled = await server.settlePayment(
+    job.payment.payload as PaymentPayload,
+    job.payment.requirements as PaymentRequirements,
+    undefined,
+    undefined,
+    { amount },
+  );
+  if (!settled.success) {
+    throw new Error(
+      `upto settlement refused: ${settled.errorReason ?? 'unknown'} ${settled.errorMessage ?? ''}`,
+    );
+  }
+  await recordSettlement(db, job, {
+    state: 'settled',
+    amount: settled.amount ?? amount,
+    transaction: settled.transaction || null,
+    network: settled.network,
+  });
+}
+
+async function recordSettlement(
+  db: Database,
+  job: JobRow,
+  settlement: Record<string, unknown>,
+): Promise<void> {
+  await db.query(
+    `UPDATE crawl_jobs SET payment = payment || $2::jsonb, updated_at = now()
+      WHERE id = $1 AND payment->>'state' = 'authorized'`,
+    [job.id, JSON.stringify(settlement)],
+  );
+}
