@@ -10,6 +10,7 @@ describe('public API', () => {
       'ENVELOPE_FIELDS',
       'EXIT',
       'HOW_TO_VERIFY',
+      'MANIFEST_ROUTE',
       'MESSAGE_TEMPLATE',
       'NONCE_BYTES',
       'RECEIPT_ROUTES',
@@ -23,6 +24,7 @@ describe('public API', () => {
       'report',
       'runCli',
       'uncoveredFields',
+      'verifyManifest',
       'verifyReceipt',
     ]);
   });

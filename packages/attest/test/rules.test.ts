@@ -46,10 +46,11 @@ function restated(result: Body, covered: readonly string[]): string[] {
 }
 
 describe('RECEIPT_RULES', () => {
-  it('has a rule for the 19 routes and signal, each a valid receipt rule', () => {
+  it('has a rule for the 19 routes, signal and the crawl job manifest, each a valid receipt rule', () => {
     expect(Object.keys(RECEIPT_RULES)).toStrictEqual([...RECEIPT_ROUTES]);
-    expect(RECEIPT_ROUTES).toHaveLength(20);
+    expect(RECEIPT_ROUTES).toHaveLength(21);
     expect(RECEIPT_ROUTES).toContain('signal');
+    expect(RECEIPT_ROUTES).toContain('crawl-job');
     for (const route of RECEIPT_ROUTES) {
       expect(() => checkFields({}, RECEIPT_RULES[route])).not.toThrow();
     }

@@ -20,7 +20,7 @@ export {
   mapResultSchema,
 } from './product.js';
 export { readSitemap, type SitemapEntry, type SitemapRead } from './read-sitemap.js';
-export { originOf, robotsPath, siteUrl } from './site-url.js';
+export { siteUrl } from './site-url.js';
 export type {
   CrawlData,
   CrawlErrorCode,

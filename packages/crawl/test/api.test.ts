@@ -44,6 +44,7 @@ describe('public API', () => {
       'mapResultSchema',
       'pageHash',
       'readSitemap',
+      'siteUrl',
       'startCrawl',
       'startMap',
       'stepCrawl',

@@ -98,8 +98,8 @@ describe('misuse throws StorefrontError', () => {
 
   it('for bad per-request options, and for a closed fetcher', async () => {
     const fetcher = createFetcher();
-    await expect(fetcher.fetch('http://a.example/', { method: 'POST' as never })).rejects.toThrow(
-      'Expected `method` to be `GET` or `HEAD`, got `POST`',
+    await expect(fetcher.fetch('http://a.example/', { method: 'PUT' as never })).rejects.toThrow(
+      'Expected `method` to be `GET`, `HEAD` or `POST`, got `PUT`',
     );
     await expect(fetcher.fetch('http://a.example/', { body: 'no' as never })).rejects.toThrow(
       'Expected `body` to be a boolean, got `string`',
