@@ -5,6 +5,7 @@ import { termsOf } from '../doors/index.js';
 import { bazaarExtension } from '../doors/x402/bazaar.js';
 import { acceptEntry } from '../doors/x402/requirements.js';
 import { dollars, type RoutePaymentMetadata, routePaymentMetadata } from '../doors/x402/terms.js';
+import { jobsCatalog, jobsOpenApi } from '../jobs/discovery.js';
 import { creditsFor, PAID_TIERS } from '../metering/tiers.js';
 import { CHARGE_RULES } from '../pipeline/charge.js';
 import { runsOnThread } from '../pipeline/work.js';
@@ -143,6 +144,7 @@ export function discovery(deps: AppDeps) {
       rule: 'A call costs its catalog price in credits, minimum 1.',
     },
     tiers,
+    jobs: jobsCatalog(registry, base),
     methods:
       'Paid routes answer GET only; any other method (HEAD included) is answered 405 method_not_allowed with Allow: GET, before payment, admission or work.',
     errorStatus: ERROR_STATUS_RULE,
@@ -409,6 +411,7 @@ function openApi(deps: AppDeps, payment: RoutePaymentMetadata) {
       },
     };
   }
+  Object.assign(paths, jobsOpenApi(deps.registry, payment));
   paths['/api/dev/keys'] = {
     post: {
       operationId: 'createKey',

@@ -6,6 +6,7 @@ import type { ErrorCode } from '@storefront/core';
 import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { type ErrorBody, errorStatus } from '../http/error-status.js';
+import { jobPagePrices, jobsInstructions } from '../jobs/discovery.js';
 import { MCP_PATH, MCP_SERVER, MCP_TRANSPORT } from '../mcp-identity.js';
 
 /** Where the discovery blob is also served, so nothing depends on `Accept` sniffing. */
@@ -48,6 +49,11 @@ export function mcpDiscovery(deps: Pick<AppDeps, 'config' | 'version' | 'registr
       oauth: false,
     },
     tools: deps.registry.map((route) => route.name),
+    jobs: {
+      crawl: `${base}/jobs/crawl`,
+      pagePrices: jobPagePrices(deps.registry),
+      note: jobsInstructions(deps.registry, base),
+    },
     links: {
       developers: `${base}/developers`,
       catalog: `${base}/catalog`,

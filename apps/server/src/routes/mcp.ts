@@ -9,6 +9,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { toolError, toolResult } from '../doors/mcp/result.js';
 import { toolsOf } from '../doors/mcp/tools.js';
+import { jobsInstructions } from '../jobs/discovery.js';
 import { MCP_SERVER } from '../mcp-identity.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult, Refusal } from '../pipeline/door.js';
@@ -42,6 +43,8 @@ export function mcpRoutes(deps: AppDeps): Router {
   const base = deps.config.publicBaseUrl;
   const mintUrl = `${base}/api/dev/keys`;
   const tools = toolsOf(registry);
+  // What `initialize` tells an agent besides the tools: the job API and its page prices.
+  const instructions = jobsInstructions(registry, deps.config.publicBaseUrl);
   const routes = new Map<string, AnyRoute>(registry.map((route) => [route.name, route]));
 
   router.post('/mcp', express.json({ limit: MAX_MCP_BODY }), async (req, res) => {
@@ -78,7 +81,7 @@ export function mcpRoutes(deps: AppDeps): Router {
     const key: { refusal: Refusal | null } = { refusal: null };
     const server = new Server(
       { name: MCP_SERVER.name, title: MCP_SERVER.title, version: deps.version },
-      { capabilities: { tools: {} } },
+      { capabilities: { tools: {} }, instructions },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools] }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
