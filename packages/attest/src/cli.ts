@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAddress } from 'ethers';
 import { ENVELOPE_FIELDS } from './fields.js';
+import { type ManifestVerification, verifyManifest } from './manifest.js';
 import { ROUTE_NAME } from './message.js';
 import { RECEIPT_ROUTES } from './rules.js';
 import type { ServiceAttestationDocument } from './types.js';
@@ -10,6 +11,7 @@ import { type PinnedKeys, type Verification, verifyReceipt } from './verifier.js
 export const EXIT = { valid: 0, invalid: 1, badInput: 2 } as const;
 
 const USAGE = `Usage: storefront-verify [RESULT.json | -] --pin <ADDRESS | FILE | URL> [--route NAME]
+       storefront-verify JOB.json --pages PAGES.json --pin <ADDRESS | FILE | URL>
 
 Verify a Storefront receipt offline. RESULT is a whole result (or {text, attestation})
 read from a file, or from standard input when it is "-" or omitted. --pin is the signer
@@ -20,6 +22,11 @@ receipt names (built in: ${RECEIPT_ROUTES.join(', ')}), and the fields it covers
 listed. --route names the route you expect: a receipt signed for another route fails;
 for an old storefront-attest/1 receipt, which names none, it replaces telling the
 route from the result's shape.
+
+With --pages, RESULT is a crawl job's manifest (or the job answer that holds it) and
+PAGES.json its pages (an array, or one or more /jobs/{id}/pages answers in a JSON
+array): every page's receipt is checked, and the Merkle root of the pages' content
+hashes is compared with the one the manifest signs.
 
 Exit status: 0 valid, 1 not valid, 2 bad input.`;
 
@@ -56,6 +63,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.badInput;
   }
 
+  if (args.pages !== undefined) {
+    let checked: ManifestVerification;
+    try {
+      const pages = pagesOf(parseJson(readFileSync(args.pages, 'utf8'), args.pages));
+      const manifest = isRecord(result) && isRecord(result.manifest) ? result.manifest : result;
+      checked = verifyManifest(manifest, pages, pinned);
+    } catch (error) {
+      io.stderr(`storefront-verify: ${(error as Error).message}`);
+      return EXIT.badInput;
+    }
+    for (const line of manifestReport(checked)) io.stdout(line);
+    return checked.valid ? EXIT.valid : EXIT.invalid;
+  }
+
   let verification: Verification;
   try {
     verification = verifyReceipt(
@@ -88,6 +109,34 @@ export function report(v: Verification): string[] {
   for (const note of v.notes) lines.push(`  note: ${note}`);
   lines.push(v.valid ? `valid (${v.keyId})` : 'NOT VALID');
   return lines;
+}
+
+/** The lines printed for a crawl job: the manifest's receipt, the pages, the root, the verdict. */
+export function manifestReport(v: ManifestVerification): string[] {
+  const mark = (pass: boolean) => (pass ? 'pass' : 'FAIL');
+  const invalid = v.pages.invalid.length;
+  const lines = [
+    `manifest     ${mark(v.manifest.valid)}  ${v.manifest.valid ? `signed by ${v.manifest.signer}` : 'its receipt does not verify'}`,
+    `pages        ${mark(invalid === 0)}  ${v.pages.checked} read, ${invalid === 0 ? 'every receipt verifies' : `${invalid} do not verify`}`,
+    `merkleRoot   ${mark(v.merkleRoot)}  ${v.merkleRoot ? 'the pages give the signed root' : 'the pages do not give the signed root'}`,
+  ];
+  for (const problem of v.problems) lines.push(`  - ${problem}`);
+  lines.push(v.valid ? `valid (${v.manifest.keyId})` : 'NOT VALID');
+  return lines;
+}
+
+/** Pages from a file: an array of pages, or an array (or one) of `/jobs/{id}/pages` answers. */
+function pagesOf(value: unknown): unknown[] {
+  const answers = Array.isArray(value) ? value : [value];
+  if (answers.every((item) => isRecord(item) && Array.isArray(item.pages))) {
+    return answers.flatMap((item) => (item as { pages: unknown[] }).pages);
+  }
+  if (Array.isArray(value)) return value;
+  throw new Error('--pages holds neither an array of pages nor /jobs/{id}/pages answers');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Which of url, status and fetchedAt were compared, and the signed value of the others. */
@@ -135,15 +184,23 @@ interface Args {
   readonly input: string;
   readonly pin: string;
   readonly route: string | undefined;
+  readonly pages: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
   let input: string | undefined;
   let pin: string | undefined;
   let route: string | undefined;
+  let pages: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === '--pin' || arg === '-p') {
+    if (arg === '--pages') {
+      pages = argv[++i];
+      if (pages === undefined)
+        throw new Error(`storefront-verify: --pages needs a file\n\n${USAGE}`);
+    } else if (arg.startsWith('--pages=')) {
+      pages = arg.slice('--pages='.length);
+    } else if (arg === '--pin' || arg === '-p') {
       pin = argv[++i];
       if (pin === undefined) throw new Error(`storefront-verify: --pin needs a value\n\n${USAGE}`);
     } else if (arg.startsWith('--pin=')) {
@@ -172,7 +229,7 @@ function parseArgs(argv: readonly string[]): Args {
       `storefront-verify: --route \`${route}\` is not a route name (lower-case letters, digits and -, as in extract or /buy/extract)\n\n${USAGE}`,
     );
   }
-  return { input: input ?? '-', pin, route: name };
+  return { input: input ?? '-', pin, route: name, pages };
 }
 
 async function loadPin(pin: string, io: CliIo): Promise<PinnedKeys> {

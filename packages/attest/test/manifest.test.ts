@@ -41,11 +41,20 @@ function manifestOf(pages: Record<string, unknown>[]): Record<string, unknown> {
     fetchedAt,
     text,
     data,
-    attestation: signer.sign(text, { route: MANIFEST_ROUTE, url: data.url, status: null, fetchedAt }),
+    attestation: signer.sign(text, {
+      route: MANIFEST_ROUTE,
+      url: data.url,
+      status: null,
+      fetchedAt,
+    }),
   };
 }
 
-const failed = { ok: false, url: 'https://shop.example/gone', error: 'upstream_http_error' };
+const failed: Record<string, unknown> = {
+  ok: false,
+  url: 'https://shop.example/gone',
+  error: 'upstream_http_error',
+};
 const pages = [page(0), page(1), failed, page(2)];
 const manifest = manifestOf(pages);
 
@@ -53,7 +62,11 @@ describe('verifyManifest', () => {
   it('accepts the pages of the manifest, failed pages included, against the pinned key', () => {
     const verified = verifyManifest(manifest, pages, signer.address);
     expect(verified.problems).toEqual([]);
-    expect(verified).toMatchObject({ valid: true, merkleRoot: true, pages: { checked: 4, invalid: [] } });
+    expect(verified).toMatchObject({
+      valid: true,
+      merkleRoot: true,
+      pages: { checked: 4, invalid: [] },
+    });
   });
 
   it('refuses an edited page, a missing or reordered page, and an edited manifest', () => {
@@ -75,5 +88,38 @@ describe('verifyManifest', () => {
   it('refuses a manifest signed by another key', () => {
     const other = createSigner(generatePrivateKey());
     expect(verifyManifest(manifest, pages, other.address)).toMatchObject({ valid: false });
+  });
+});
+
+describe('storefront-verify --pages', () => {
+  it('verifies a job answer and its pages answers, and refuses an edited page', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { runCli, EXIT } = await import('../src/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'verify-pages-'));
+    const job = join(dir, 'job.json');
+    const answers = join(dir, 'pages.json');
+    writeFileSync(job, JSON.stringify({ ok: true, jobId: 'job_1', status: 'completed', manifest }));
+    writeFileSync(
+      answers,
+      JSON.stringify([{ pages: pages.slice(0, 2) }, { pages: pages.slice(2) }]),
+    );
+    const out: string[] = [];
+    const io = {
+      stdin: async () => '',
+      stdout: (line: string) => out.push(line),
+      stderr: (line: string) => out.push(line),
+      fetchText: async () => '',
+    };
+    expect(await runCli([job, '--pages', answers, '--pin', signer.address], io)).toBe(EXIT.valid);
+    expect(out.at(-1)).toBe(`valid (${signer.keyId})`);
+    writeFileSync(
+      answers,
+      JSON.stringify(pages.map((p, i) => (i === 0 ? { ...p, text: 'x' } : p))),
+    );
+    out.length = 0;
+    expect(await runCli([job, '--pages', answers, '--pin', signer.address], io)).toBe(EXIT.invalid);
+    expect(out).toContain('merkleRoot   FAIL  the pages do not give the signed root');
   });
 });
