@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
 import { recordWorkers, unlockOrphanedTasks } from './leases.js';
 import { settleJob } from './payments.js';
-import { type JobRunner, migrateQueue, type QueueConnection, startJobRunner } from './runner.js';
+import { type JobRunner, type QueueConnection, startJobRunner } from './runner.js';
 
 /** The queue's connection for a database at `databaseUrl` (embedded when `sharedSession`), in `schema`. */
 export function queueConnection(
@@ -25,12 +25,11 @@ export interface JobWorkersOptions {
 }
 
 /**
- * Bring the queue's schema up to date and start this process's job workers, their ids
- * written on the process's lease so another process unlocks their tasks if it dies.
+ * Start this process's job workers (the queue's schema is already migrated), their pool
+ * id written on the process's lease so another process unlocks their tasks if it dies.
  */
 export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRunner> {
   const { db, instanceId, logger } = options;
-  await migrateQueue(options.connection, logger);
   let recorded: Promise<void> = Promise.resolve();
   return startJobRunner({
     services: options.deps.jobs.services,

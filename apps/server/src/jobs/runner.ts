@@ -55,6 +55,8 @@ export interface JobRunner {
 /** Create (or bring up to date) the queue's schema; safe to run from every process. */
 export async function migrateQueue(connection: QueueConnection, logger: Logger): Promise<void> {
   const pool = new pg.Pool({ connectionString: connection.connectionString, max: 1 });
+  // A connection that fails is reported by the migration's own query; nothing else listens.
+  pool.on('error', () => {});
   try {
     await runMigrations({
       pgPool: pool,
