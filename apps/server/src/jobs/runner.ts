@@ -54,9 +54,7 @@ export interface JobRunner {
 
 /** Create (or bring up to date) the queue's schema; safe to run from every process. */
 export async function migrateQueue(connection: QueueConnection, logger: Logger): Promise<void> {
-  const pool = new pg.Pool({ connectionString: connection.connectionString, max: 1 });
-  // A connection that fails is reported by the migration's own query; nothing else listens.
-  pool.on('error', () => {});
+  const pool = queuePool(connection, 1);
   try {
     await runMigrations({
       pgPool: pool,
@@ -114,10 +112,12 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
       await options.settle((payload as { job: string }).job);
     },
   };
+  const concurrency = options.concurrency ?? JOB_CONCURRENCY;
+  const pool = queuePool(connection, concurrency + POOL_EXTRA);
   const runner = await run({
-    connectionString: connection.connectionString,
+    pgPool: pool,
     schema: connection.schema,
-    concurrency: options.concurrency ?? JOB_CONCURRENCY,
+    concurrency,
     noHandleSignals: true,
     noPreparedStatements: connection.sharedSession,
     pollInterval: connection.sharedSession ? SHARED_SESSION_POLL_MS : POLL_MS,
@@ -127,8 +127,28 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
   });
   return {
     workerIds,
-    stop: () => runner.stop(),
+    async stop() {
+      await runner.stop();
+      await pool.end();
+    },
   };
+}
+
+/** Connections beside one per task: the LISTEN connection and the runner's own queries. */
+const POOL_EXTRA = 2;
+
+/**
+ * The queue's own pool: a connection per task and a few more. Errors of an idle
+ * connection (a database restart) are the next query's to report; they must not crash
+ * the process.
+ */
+function queuePool(connection: QueueConnection, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: connection.connectionString, max });
+  pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  return pool;
 }
 
 /** graphile-worker's log lines through the service's logger (its debug and info lines dropped). */
