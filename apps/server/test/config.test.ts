@@ -46,6 +46,7 @@ describe('loadConfig', () => {
       billing: { stripe: null },
       dnsResolver: null,
       tlsAuditPort: 443,
+      jobs: { workers: true, concurrency: 16, perHost: 8, queueSchema: 'graphile_worker' },
     });
   });
 
@@ -323,5 +324,23 @@ describe('defaultBaseUrl', () => {
     ['api.internal', 80, 'http://api.internal:80'],
   ])('derives a reachable URL for host %s', (host, port, expected) => {
     expect(defaultBaseUrl(host, port)).toBe(expected);
+  });
+});
+
+describe('loadConfig: job workers', () => {
+  it('reads JOB_* and refuses bad values', () => {
+    const jobs = loadConfig(
+      {
+        JOB_WORKERS: 'false',
+        JOB_CONCURRENCY: '4',
+        JOB_HOST_CONCURRENCY: '2',
+        JOB_QUEUE_SCHEMA: 'q_one',
+      },
+      '/',
+    ).jobs;
+    expect(jobs).toEqual({ workers: false, concurrency: 4, perHost: 2, queueSchema: 'q_one' });
+    expect(() => loadConfig({ JOB_CONCURRENCY: '0' }, '/')).toThrow(/JOB_CONCURRENCY/);
+    expect(() => loadConfig({ JOB_QUEUE_SCHEMA: 'Bad-Name' }, '/')).toThrow(/JOB_QUEUE_SCHEMA/);
+    expect(() => loadConfig({ JOB_WORKERS: 'maybe' }, '/')).toThrow(/JOB_WORKERS/);
   });
 });

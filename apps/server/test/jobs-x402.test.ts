@@ -169,10 +169,15 @@ describe('crawl jobs through the x402 door', () => {
         headers: { 'content-type': 'application/json', 'payment-signature': header },
         body,
       });
-    expect((await send()).status).toBe(202);
+    const first = await send();
+    expect(first.status).toBe(202);
     const again = await send();
     expect(again.status).toBe(402);
     expect(((await again.json()) as { message: string }).message).toMatch(/already used/);
+    // The first job settles for its pages; nothing is left moving money after this test.
+    const created = (await first.json()) as JobAnswer;
+    const job = await until(created.jobToken, created.jobId, (j) => j.payment.state === 'settled');
+    expect(job.payment).toMatchObject({ amount: String(2n * TEXT_PRICE) });
   }, 60_000);
 
   it('takes x402 v1 (exact for the whole limit, settled at creation) from x402-fetch 1.x', async () => {

@@ -34,6 +34,7 @@ let slow: CrawlSite;
 let server: RunningServer;
 let base: string;
 let hook: Receiver;
+let polite: PoliteSite;
 
 interface Job {
   jobId: string;
@@ -121,6 +122,7 @@ describe('crawl jobs through the key door', () => {
     slow = await startCrawlSite({ pages: 200, delayMs: 150 });
     hook = new Receiver();
     const hookAllow = await hook.listen();
+    polite = await startPoliteSite();
     await createSchema(schema);
     server = await startServer(
       loadConfig(
@@ -130,7 +132,7 @@ describe('crawl jobs through the key door', () => {
           DATA_DIR: dataDir,
           ADMIN_TOKEN,
           LOG_LEVEL: 'silent',
-          SAFE_FETCH_ALLOW: `${site.allow},${slow.allow},${hookAllow}`,
+          SAFE_FETCH_ALLOW: `${site.allow},${slow.allow},${hookAllow},${polite.allow}`,
           FACILITATOR_URL: 'http://127.0.0.1:9/',
           ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
           JOB_CONCURRENCY: '4',
@@ -151,6 +153,7 @@ describe('crawl jobs through the key door', () => {
     await site?.close();
     await slow?.close();
     hook?.server.close();
+    polite?.server.close();
     await dropSchema(schema);
   });
 
@@ -315,6 +318,20 @@ describe('crawl jobs through the key door', () => {
     expect(verifyManifest(later.manifest, pages, server.signer.address).valid).toBe(true);
   }, 60_000);
 
+  it('obeys robots.txt and spaces its fetches by the crawl-delay', async () => {
+    const { key } = await liveKey(1000);
+    const created = await createJob(key, { url: `${polite.origin}/p/0`, format: 'text' });
+    const job = await until(key, (created.body as unknown as Job).jobId, ended);
+    const pages = (await allPages(key, job.jobId, 50)) as { url: string }[];
+    // /p/2 is disallowed: never fetched, never a page, and its links never seen.
+    expect(pages.map((page) => new URL(page.url).pathname).sort()).toEqual(['/p/0', '/p/1']);
+    expect(polite.times.has('/p/2')).toBe(false);
+    expect(job.total).toBe(2);
+    // Crawl-delay: 1 (s) between the page fetches, whatever the concurrency.
+    const at = ['/p/0', '/p/1'].map((path) => polite.times.get(path) as number);
+    expect(Math.abs((at[1] as number) - (at[0] as number))).toBeGreaterThanOrEqual(950);
+  }, 60_000);
+
   it('delivers Standard Webhooks events in order, page events before completed, retrying failures', async () => {
     const { key } = await liveKey(1000);
     hook.failuresLeft = 2;
@@ -394,4 +411,39 @@ class Receiver {
       res.writeHead(204).end();
     });
   }
+}
+
+/** A site whose robots.txt disallows /p/2 and asks for a second between fetches; it notes when each path was fetched. */
+interface PoliteSite {
+  readonly server: http.Server;
+  readonly origin: string;
+  readonly allow: string;
+  readonly times: Map<string, number>;
+}
+
+async function startPoliteSite(): Promise<PoliteSite> {
+  const times = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('User-agent: *\nDisallow: /p/2\nCrawl-delay: 1\n');
+      return;
+    }
+    times.set(path, performance.now());
+    const match = /^\/p\/(\d)$/.exec(path);
+    if (match === null) {
+      res.writeHead(404).end();
+      return;
+    }
+    const links = Number(match[1]) === 0 ? '<a href="/p/1">one</a> <a href="/p/2">two</a>' : '';
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(
+      `<!doctype html><title>Polite ${match[1]}</title><main><p>Page ${match[1]} of a polite site.</p>${links}</main>`,
+    );
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `http://127.0.0.1:${port}`, allow: `127.0.0.1:${port}`, times };
 }

@@ -62,7 +62,11 @@ export class JobQueue {
     );
   }
 
-  /** Add one `crawl-page` task per URL of `urls` (all of depth `depth`) for job `jobId`, in `tx`. */
+  /**
+   * Add one `crawl-page` task per URL of `urls` (all of depth `depth`) for job `jobId`,
+   * in `tx`, with one `add_jobs` call (a call of `add_job` per page costs a round of the
+   * queue's bookkeeping each; bench/README.md, "Job engine").
+   */
   async addPages(
     tx: Queryable,
     jobId: string,
@@ -71,9 +75,10 @@ export class JobQueue {
   ): Promise<void> {
     if (urls.length === 0) return;
     await tx.query(
-      `SELECT ${this.schema}.add_job($1, json_build_object('job', $2::text, 'url', u, 'depth', $3::int),
-              max_attempts := $4)
-         FROM unnest($5::text[]) AS u`,
+      `SELECT ${this.schema}.add_jobs(ARRAY(
+         SELECT ROW($1::text, json_build_object('job', $2::text, 'url', u, 'depth', $3::int),
+                    NULL, NULL, $4::int, NULL, NULL, NULL)::${this.schema}.job_spec
+           FROM unnest($5::text[]) WITH ORDINALITY AS t(u, i) ORDER BY t.i))`,
       [TASKS.page, jobId, depth, MAX_ATTEMPTS, urls],
     );
   }

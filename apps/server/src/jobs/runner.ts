@@ -117,6 +117,8 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
   const runner = await run({
     pgPool: pool,
     schema: connection.schema,
+    // No cron: nothing read from a `crontab` file in the working directory.
+    crontab: '',
     concurrency,
     noHandleSignals: true,
     noPreparedStatements: connection.sharedSession,
@@ -125,13 +127,42 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
     events,
     taskList,
   });
+  runner.promise.catch((error: unknown) =>
+    services.logger.error({ err: error }, 'job workers stopped on an error'),
+  );
   return {
     workerIds,
     async stop() {
-      await runner.stop();
+      // A runner that stopped by itself (its pool failed) has said so in the log already.
+      await runner.stop().catch((error: unknown) => {
+        if (!/already stopped/.test((error as Error).message)) throw error;
+      });
       await pool.end();
     },
   };
+}
+
+/**
+ * A connection of the queue's pool that does not pass on graphile-worker's
+ * `worker:migrate` notification. graphile-worker sends it to the whole database when it
+ * installs or migrates any queue schema, and every running pool that hears a breaking one
+ * shuts down and sets the process's exit code to 57, whichever schema it was about: two
+ * queue schemas in one database (every test file has its own) stopped each other's
+ * workers. Our processes migrate their queue schema before their workers start, and
+ * graphile-worker refuses at start a schema newer than it knows; a breaking upgrade of
+ * graphile-worker stops every worker first, as its own notes ask (docs/decisions.md,
+ * "Crawl jobs").
+ */
+class QueueClient extends pg.Client {
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (
+      event === 'notification' &&
+      (args[0] as { channel?: string })?.channel === 'worker:migrate'
+    ) {
+      return false;
+    }
+    return super.emit(event, ...args);
+  }
 }
 
 /** Connections beside one per task: the LISTEN connection and the runner's own queries. */
@@ -143,7 +174,11 @@ const POOL_EXTRA = 2;
  * the process.
  */
 function queuePool(connection: QueueConnection, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: connection.connectionString, max });
+  const pool = new pg.Pool({
+    connectionString: connection.connectionString,
+    max,
+    Client: QueueClient,
+  });
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     client.on('error', () => {});
