@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSigner, type Signer } from '@storefront/attest';
+import type { Signer } from '@storefront/attest';
 import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
 import { type Logger, pino } from 'pino';
 import pkg from '../package.json' with { type: 'json' };
@@ -16,15 +16,14 @@ import { buildDeps } from './deps.js';
 import { ledgerFor } from './doors/x402/chain.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { reconcilePayments } from './doors/x402/reconcile.js';
-import { queueConnection, startJobWorkers, unlockDeadWorkers } from './jobs/process.js';
-import { queueSchemaOf } from './jobs/queue.js';
-import type { JobRunner } from './jobs/runner.js';
-import { migrateQueue } from './jobs/runner.js';
-import { endLease, releaseExpiredLeases, renewLease, sweepAbandoned } from './metering/store.js';
+import { startHeartbeat } from './heartbeat.js';
+import { queueConnection, startJobWorkers } from './jobs/process.js';
+import { queueSchemaFor } from './jobs/queue.js';
+import { type JobRunner, migrateQueue } from './jobs/runner.js';
+import { endLease, renewLease, sweepAbandoned } from './metering/store.js';
 import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
-import { loadSignerKey } from './signer-key.js';
-import { nativePersonalSign } from './signing.js';
+import { serviceSigner } from './signer-key.js';
 import { inlineCompute } from './work/compute.js';
 import { ProductPool } from './work/pool.js';
 
@@ -42,14 +41,7 @@ export const SOURCE_HEAP_MB = 128;
 /** Largest request head accepted (request line and headers). */
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;
 
-/** How often an instance renews its lease and looks for expired ones (ms). */
-export const HEARTBEAT_MS = 1000;
-
-/**
- * How long a lease lives without renewal (s): another instance then releases the
- * reservations of the instance that held it (docs/decisions.md, "Instance leases").
- */
-export const LEASE_SECONDS = 5;
+export { HEARTBEAT_MS, LEASE_SECONDS } from './heartbeat.js';
 
 /** What a drain allows on top of the longest call (its budget, and the x402 facilitator's verify and settle). */
 const DRAIN_MARGIN_MS = 5000;
@@ -114,24 +106,16 @@ export async function startServer(
     const applied = await migrate(db);
     if (applied.length > 0) logger.info({ applied }, 'database migrated');
     // The job queue (graphile-worker) lives in its own schema of the same database.
-    const queueSchema =
-      options.schema === undefined ? config.jobs.queueSchema : queueSchemaOf(options.schema);
+    const queueSchema = queueSchemaFor(config, options.schema);
     const connection =
       served === null
         ? queueConnection(config.databaseUrl as string, queueSchema)
         : queueConnection(served.url, queueSchema, true);
     await migrateQueue(connection, logger);
 
-    const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
-    const backend = await nativePersonalSign();
-    if (backend === null) {
-      logger.warn(
-        'native secp256k1 unavailable: receipts are signed with the slower pure-JS implementation',
-      );
-    }
-    const signer = createSigner(key.privateKey, backend ? { personalSign: backend } : {});
+    const { signer, source } = await serviceSigner(config, logger);
     await registerSigner(db, signer.address, signer.keyId);
-    if (key.source === 'dev-created') {
+    if (source === 'dev-created') {
       logger.warn(
         { address: signer.address, dataDir: config.dataDir },
         'created a development signer key',
@@ -217,24 +201,7 @@ export async function startServer(
           logger,
         })
       : null;
-    let beat: Promise<void> | null = null;
-    const heartbeat = setInterval(() => {
-      beat ??= renewLease(db, instanceId)
-        .then(() => unlockDeadWorkers(db, queueSchema, LEASE_SECONDS, logger))
-        .then(() => releaseExpiredLeases(db, LEASE_SECONDS))
-        .then(
-          (released) => {
-            if (released > 0) {
-              logger.warn({ released }, 'released the reservations of a stopped instance');
-            }
-          },
-          (error: unknown) => logger.error({ err: error }, 'lease heartbeat failed'),
-        )
-        .finally(() => {
-          beat = null;
-        });
-    }, HEARTBEAT_MS);
-    heartbeat.unref();
+    const heartbeat = startHeartbeat(db, instanceId, queueSchema, logger);
 
     // Requests being answered, so a drain knows when the last one has ended.
     let active = 0;
@@ -310,8 +277,7 @@ export async function startServer(
       // Every delivered call's charge is written, then whatever this instance still
       // holds is given back (nothing, unless the drain was cut short) with its lease.
       await settlements.drain();
-      clearInterval(heartbeat);
-      await beat;
+      await heartbeat.stop();
       const released = await endLease(db, instanceId);
       if (released > 0) logger.warn({ released, forced }, 'released reservations at shutdown');
       logger.info('drained');

@@ -1,6 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generatePrivateKey } from '@storefront/attest';
+import { createSigner, generatePrivateKey, type Signer } from '@storefront/attest';
+import type { Logger } from 'pino';
+import { nativePersonalSign } from './signing.js';
 
 /** Where the development signer key lives inside the data directory. */
 export const DEV_KEY_FILE = 'signer.key';
@@ -36,4 +38,27 @@ export function loadSignerKey(
     throw error;
   }
   return { privateKey, source: 'dev-created' };
+}
+
+/**
+ * The service's signer from its configured or development key, signing with the native
+ * secp256k1 backend when it loads (a warning when it does not), and where the key came
+ * from.
+ */
+export async function serviceSigner(
+  config: { readonly signerPrivateKey: string | null; readonly dataDir: string },
+  logger: Logger,
+): Promise<{
+  readonly signer: Signer;
+  readonly source: ReturnType<typeof loadSignerKey>['source'];
+}> {
+  const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
+  const backend = await nativePersonalSign();
+  if (backend === null) {
+    logger.warn(
+      'native secp256k1 unavailable: receipts are signed with the slower pure-JS implementation',
+    );
+  }
+  const signer = createSigner(key.privateKey, backend ? { personalSign: backend } : {});
+  return { signer, source: key.source };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createSigner } from '@storefront/attest';
 import { createFetcher } from '@storefront/safe-fetch';
 import { type Logger, pino } from 'pino';
 import pkg from '../package.json' with { type: 'json' };
@@ -7,13 +6,13 @@ import { type Config, ConfigError, defaultBaseUrl } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { buildDeps } from './deps.js';
-import { queueConnection, startJobWorkers, unlockDeadWorkers } from './jobs/process.js';
-import { queueSchemaOf } from './jobs/queue.js';
+import { startHeartbeat } from './heartbeat.js';
+import { queueConnection, startJobWorkers } from './jobs/process.js';
+import { queueSchemaFor } from './jobs/queue.js';
 import { migrateQueue } from './jobs/runner.js';
-import { endLease, releaseExpiredLeases, renewLease } from './metering/store.js';
-import { HEARTBEAT_MS, LEASE_SECONDS, SOURCE_HEAP_MB } from './server.js';
-import { loadSignerKey } from './signer-key.js';
-import { nativePersonalSign } from './signing.js';
+import { endLease, renewLease } from './metering/store.js';
+import { SOURCE_HEAP_MB } from './server.js';
+import { serviceSigner } from './signer-key.js';
 import { inlineCompute } from './work/compute.js';
 import { ProductPool } from './work/pool.js';
 
@@ -61,13 +60,10 @@ export async function startWorker(
   const fetcher = createFetcher({ testOnlyAllow: config.safeFetchAllow });
   try {
     await migrate(db);
-    const queueSchema =
-      options.schema === undefined ? config.jobs.queueSchema : queueSchemaOf(options.schema);
+    const queueSchema = queueSchemaFor(config, options.schema);
     const connection = queueConnection(config.databaseUrl, queueSchema);
     await migrateQueue(connection, logger);
-    const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
-    const backend = await nativePersonalSign();
-    const signer = createSigner(key.privateKey, backend ? { personalSign: backend } : {});
+    const { signer } = await serviceSigner(config, logger);
     const instanceId = randomUUID();
     const publicBaseUrl = config.publicBaseUrl ?? defaultBaseUrl(config.host, config.port);
     const deps = buildDeps({
@@ -92,27 +88,13 @@ export async function startWorker(
       concurrency: config.jobs.concurrency,
       logger,
     });
-    let beat: Promise<void> | null = null;
-    const heartbeat = setInterval(() => {
-      beat ??= renewLease(db, instanceId)
-        .then(() => unlockDeadWorkers(db, queueSchema, LEASE_SECONDS, logger))
-        .then(() => releaseExpiredLeases(db, LEASE_SECONDS))
-        .then(
-          () => {},
-          (error: unknown) => logger.error({ err: error }, 'lease heartbeat failed'),
-        )
-        .finally(() => {
-          beat = null;
-        });
-    }, HEARTBEAT_MS);
-    heartbeat.unref();
+    const heartbeat = startHeartbeat(db, instanceId, queueSchema, logger);
     logger.info({ instanceId, concurrency: config.jobs.concurrency }, 'storefront worker running');
 
     let closing: Promise<void> | undefined;
     const close = async () => {
       await runner.stop();
-      clearInterval(heartbeat);
-      await beat;
+      await heartbeat.stop();
       await endLease(db, instanceId);
       await pool?.close();
       await fetcher.close();

@@ -9,6 +9,17 @@ export function queueSchemaOf(schema: string | undefined): string {
   return schema === undefined ? 'graphile_worker' : `${schema}_queue`;
 }
 
+/**
+ * The queue schema of a process: `<schema>_queue` beside a named schema (tests), else
+ * the configured one (`JOB_QUEUE_SCHEMA`, default `graphile_worker`).
+ */
+export function queueSchemaFor(
+  config: { readonly jobs: { readonly queueSchema: string } },
+  schema: string | undefined,
+): string {
+  return schema === undefined ? config.jobs.queueSchema : queueSchemaOf(schema);
+}
+
 /** The tasks the workers run. */
 export const TASKS = {
   /** Read robots.txt and the sitemaps of a new job and admit its first URLs. */
