@@ -7,7 +7,7 @@ import { verifyManifest } from '@storefront/attest';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { type CrawlSite, startCrawlSite } from './crawl-site.js';
+import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
 import {
   createSchema,
   DATABASE_URL,

@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { type CrawlSite, startCrawlSite } from './crawl-site.js';
+import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
 import {
   createSchema,
   DATABASE_URL,
