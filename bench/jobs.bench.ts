@@ -32,8 +32,8 @@ import { machine, printColumns } from './lib/report.js';
  */
 
 const root = join(import.meta.dirname, '..');
-const SERVER_MAIN = join(root, 'apps/server/dist/main.js');
-const WORKER_MAIN = join(root, 'apps/server/dist/worker.js');
+const SERVER_MAIN = join(process.env.TMP_DIST ?? join(root, 'apps/server/dist'), 'main.js');
+const WORKER_MAIN = join(process.env.TMP_DIST ?? join(root, 'apps/server/dist'), 'worker.js');
 const CRAWLEE_CHILD = fileURLToPath(new URL('./lib/crawlee-crawl.mjs', import.meta.url));
 const PEER = '@crawlee/cheerio 3.18.1 CheerioCrawler';
 const ADMIN_TOKEN = 'bench-jobs-admin-token-0123456789abcdef';
@@ -41,6 +41,8 @@ const SIGNER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b
 /** Credits one `text` page costs on the key door (`/buy/fetch`'s price). */
 const TEXT_CREDITS = 3;
 
+/** (1): rounds of one process then two (`--quick`: one). */
+const SCALING_ROUNDS = 3;
 /** (1): each page this late (ms), as a remote site. */
 const SCALING_DELAY_MS = 200;
 /** (1): tasks per worker process (`JOB_CONCURRENCY`). */
@@ -83,8 +85,9 @@ export async function jobsBenchmark(options: {
     console.log(`\nCrawl jobs: not measured: ${missing}`);
     return { targets: [] };
   }
-  const scalingPages = Number(process.env.TMP_PAGES ?? (options.quick ? 200 : 600));
+  const scalingPages = options.quick ? 200 : 600;
   const bigPages = options.quick ? 2000 : 10_000;
+  const rounds = options.quick ? 1 : SCALING_ROUNDS;
   const hook = await startReceiver();
   const onSignal = (signal: NodeJS.Signals) => {
     void cleanupAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
@@ -92,27 +95,13 @@ export async function jobsBenchmark(options: {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    // Rounds alternate one process and two, so that a busy spell of the machine falls on both.
     const scaling: CrawlRun[] = [];
-    for (const workers of [1, 2]) {
-      const site = await startCrawlSite({ pages: scalingPages, delayMs: SCALING_DELAY_MS });
-      try {
-        scaling.push(
-          await withStack(
-            databaseUrl,
-            {
-              workers,
-              concurrency: SCALING_CONCURRENCY,
-              hostConcurrency: SCALING_HOST_CONCURRENCY,
-              allow: `${site.allow},${hook.allow}`,
-            },
-            (stack) => crawl(stack, site, hook, { pages: scalingPages, pollMs: 100 }),
-          ),
-        );
-      } finally {
-        await site.close();
+    for (let round = 0; round < rounds; round++) {
+      for (const workers of [1, 2]) {
+        scaling.push(await scalingRun(databaseUrl, hook, workers, scalingPages));
       }
     }
-    if (process.env.TMP_SCALING_ONLY) { report(scaling, scaling[0] as CrawlRun, { pages: 1, failed: 0, seconds: 1, samples: [], siteMaxInFlight: 0, cpuMsPerPage: 0, machineBusy: 0 }, options.quick); return { targets: [] }; }
     const site = await startCrawlSite({ pages: bigPages, delayMs: BIG_DELAY_MS });
     let big: CrawlRun;
     let peer: PeerRun;
@@ -137,6 +126,30 @@ export async function jobsBenchmark(options: {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     await hook.close();
+  }
+}
+
+/** One crawl of (1): `workers` worker processes on a new site of 200 ms pages. */
+async function scalingRun(
+  databaseUrl: string,
+  hook: Receiver,
+  workers: number,
+  pages: number,
+): Promise<CrawlRun> {
+  const site = await startCrawlSite({ pages, delayMs: SCALING_DELAY_MS });
+  try {
+    return await withStack(
+      databaseUrl,
+      {
+        workers,
+        concurrency: SCALING_CONCURRENCY,
+        hostConcurrency: SCALING_HOST_CONCURRENCY,
+        allow: `${site.allow},${hook.allow}`,
+      },
+      (stack) => crawl(stack, site, hook, { pages, pollMs: 100 }),
+    );
+  } finally {
+    await site.close();
   }
 }
 
@@ -208,7 +221,7 @@ async function withStack<T>(
       HOST: '127.0.0.1',
       PORT: '0',
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'error',
       DATABASE_URL: url.href,
       JOB_QUEUE_SCHEMA: queueSchema,
       ADMIN_TOKEN,
@@ -249,8 +262,7 @@ async function spawnReady(
   env: NodeJS.ProcessEnv,
   children: ChildProcess[],
 ): Promise<{ child: ChildProcess; ready: string }> {
-  const prof = process.env.TMP_PROF_DIR && entry === WORKER_MAIN ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TMP_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...prof, entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   const ready = await new Promise<string>((resolve, reject) => {
@@ -263,14 +275,28 @@ async function spawnReady(
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${output}`)));
   });
-  // Keep reading its output, so a full pipe never blocks it.
-  child.stdout?.resume();
-  child.stderr?.resume();
+  // Keep its last output, and say so if it exits before it is stopped.
+  child.once('exit', (code, signal) => {
+    if (!stopping.has(child)) {
+      console.error(
+        `\n${entry} exited unexpectedly (${code ?? signal}); its last output:\n${output.slice(-4000)}`,
+      );
+    }
+  });
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   return { child, ready };
 }
 
+/** The processes being stopped on purpose. */
+const stopping = new WeakSet<ChildProcess>();
+
 /** SIGTERM (drain), then SIGKILL if it has not exited in 10 s. */
 async function stopChild(child: ChildProcess): Promise<void> {
+  stopping.add(child);
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
@@ -313,7 +339,8 @@ async function cpuOf(stack: Stack): Promise<CpuSnapshot> {
     const ms = cpuTimeMs(pid);
     if (ms !== null) backends.set(pid, ms);
   }
-  const sum = (values: readonly (number | null)[]) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
+  const sum = (values: readonly (number | null)[]) =>
+    values.reduce<number>((a, b) => a + (b ?? 0), 0);
   return {
     workers: sum(stack.workerPids.map(cpuTimeMs)),
     server: cpuTimeMs(stack.serverPid) ?? 0,
@@ -441,6 +468,10 @@ async function crawl(
     await sleep(options.pollMs);
   }
   const seconds = (samples.at(-1) as Sample).t;
+  if (process.env.TMP_TIMELINE)
+    process.stderr.write(
+      `TIMELINE ${stack.workers}: ${samples.map((x) => `${x.t.toFixed(1)}:${x.pages}:${x.rssMb.map((r) => r.toFixed(0)).join('/')}`).join(' ')}\n`,
+    );
   const machineBusy = busyShare(machineBefore, machineTicks());
   const cpu = cpuSince(cpuBefore, await cpuOf(stack), options.pages, seconds);
   if (job.status !== 'completed' || job.completed + job.failed !== options.pages) {
@@ -563,7 +594,11 @@ async function bookRows(stack: Stack, jobId: string): Promise<BookRow[]> {
       const { rows } = await client.query<{ n: string; bytes: string }>(
         `SELECT (SELECT count(*) FROM ${name}) AS n, pg_total_relation_size('${name}') AS bytes`,
       );
-      out.push({ table: `queue ${relname}`, rows: Number(rows[0]?.n), bytes: Number(rows[0]?.bytes) });
+      out.push({
+        table: `queue ${relname}`,
+        rows: Number(rows[0]?.n),
+        bytes: Number(rows[0]?.bytes),
+      });
     }
     return out;
   } finally {
@@ -608,23 +643,21 @@ async function crawleeCrawl(site: CrawlSite, pages: number, concurrency: number)
         pages: handled,
         rssMb: [rssMb(child.pid as number)],
       });
-    const done = new Promise<PeerDone>(
-      (resolve, reject) => {
-        child.on('message', (message: { type: string; handled: number }) => {
-          if (message.type === 'ready') {
-            began = performance.now();
-            child.send({ type: 'start' });
-          } else if (message.type === 'progress') {
-            handled = message.handled;
-          } else if (message.type === 'done') {
-            handled = message.handled;
-            sample();
-            resolve(message as unknown as PeerDone);
-          }
-        });
-        child.once('exit', (code) => reject(new Error(`the Crawlee crawl exited with ${code}`)));
-      },
-    );
+    const done = new Promise<PeerDone>((resolve, reject) => {
+      child.on('message', (message: { type: string; handled: number }) => {
+        if (message.type === 'ready') {
+          began = performance.now();
+          child.send({ type: 'start' });
+        } else if (message.type === 'progress') {
+          handled = message.handled;
+        } else if (message.type === 'done') {
+          handled = message.handled;
+          sample();
+          resolve(message as unknown as PeerDone);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`the Crawlee crawl exited with ${code}`)));
+    });
     const machineBefore = machineTicks();
     const timer = setInterval(() => {
       if (began > 0) sample();
@@ -657,29 +690,42 @@ function report(
   peer: PeerRun,
   quick: boolean,
 ): JobsTarget[] {
-  const [one, two] = scaling as [CrawlRun, CrawlRun];
   const rate = (run: { pages: number; seconds: number }) => run.pages / run.seconds;
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const header = `${machine()}, ${cpus().length} cores, load ${load}${quick ? ', --quick' : ''}`;
+  // Each side's median run by pages/s; the ratio of the medians is the verdict.
+  const ones = scaling.filter((r) => r.workers === 1);
+  const twos = scaling.filter((r) => r.workers === 2);
+  const one = medianRun(ones);
+  const two = medianRun(twos);
   const ratio = rate(two) / rate(one);
+  const sides = [one, two];
   printColumns(
-    `Crawl jobs, one worker process vs two: ${one.pages} pages answered ${SCALING_DELAY_MS} ms late, JOB_CONCURRENCY=${SCALING_CONCURRENCY}, JOB_HOST_CONCURRENCY=${SCALING_HOST_CONCURRENCY} (${header})`,
+    `Crawl jobs, one worker process vs two: ${one.pages} pages answered ${SCALING_DELAY_MS} ms late, JOB_CONCURRENCY=${SCALING_CONCURRENCY}, JOB_HOST_CONCURRENCY=${SCALING_HOST_CONCURRENCY}, median of ${ones.length} alternated runs each (${header})`,
     ['measure', '1 worker process', '2 worker processes'],
     [
-      ['job created → completed, s', ...scaling.map((r) => r.seconds.toFixed(2))],
-      ['pages/s (whole job)', ...scaling.map((r) => rate(r).toFixed(1))],
-      ['pages/s between 20% and 80% of the pages', ...scaling.map((r) => steadyRate(r).toFixed(1))],
+      ['job created → completed, s', ...sides.map((r) => r.seconds.toFixed(2))],
+      ['pages/s (whole job)', ...sides.map((r) => rate(r).toFixed(1))],
+      [
+        'pages/s of each run, in order',
+        ...[ones, twos].map((runs) => runs.map((r) => rate(r).toFixed(1)).join(' / ')),
+      ],
+      ['pages/s between 20% and 80% of the pages', ...sides.map((r) => steadyRate(r).toFixed(1))],
       [
         'most fetches in flight at the site (bound: processes × JOB_CONCURRENCY)',
-        ...scaling.map((r) => `${r.siteMaxInFlight} (${r.workers * r.concurrency})`),
+        ...sides.map((r) => `${r.siteMaxInFlight} (${r.workers * r.concurrency})`),
       ],
-      ...cpuRows(scaling),
-      ['machine busy during the crawl (all processes)', ...scaling.map((r) => percent(r.machineBusy))],
-      ['webhook events delivered, s after completed', ...scaling.map((r) => lag(r))],
+      ...cpuRows(sides),
+      [
+        'machine busy during the crawl (all processes)',
+        ...sides.map((r) => percent(r.machineBusy)),
+      ],
+      ['webhook events delivered, s after completed', ...sides.map((r) => lag(r))],
     ],
   );
+  const pairs = ones.map((r, i) => (twos[i] === undefined ? NaN : rate(twos[i]) / rate(r)));
   console.log(
-    `2 processes / 1 process, pages/s: ${ratio.toFixed(2)}x (goal ≥ ${GOAL_RATIO}x: ${ratio >= GOAL_RATIO ? 'met' : 'NOT met'}); between 20% and 80%: ${(steadyRate(two) / steadyRate(one)).toFixed(2)}x`,
+    `2 processes / 1 process, pages/s: ${ratio.toFixed(2)}x (goal ≥ ${GOAL_RATIO}x: ${ratio >= GOAL_RATIO ? 'met' : 'NOT met'}); run by run: ${pairs.map((x) => `${x.toFixed(2)}x`).join(', ')}; between 20% and 80% of the pages: ${(steadyRate(two) / steadyRate(one)).toFixed(2)}x`,
   );
 
   const marks = RSS_MARKS.map((fraction) => ({
@@ -718,9 +764,21 @@ function report(
       ],
       ['CPU of the HTTP instance per page, ms', big.cpu.server.toFixed(2), '-'],
       ['CPU of PostgreSQL per page, ms', big.cpu.postgres.toFixed(2), '-'],
-      ['cores used by the crawl, average', big.cpu.cores.toFixed(2), (peer.cpuMsPerPage * peer.pages / 1000 / peer.seconds).toFixed(2)],
-      ['most fetches in flight at the site', String(big.siteMaxInFlight), String(peer.siteMaxInFlight)],
-      ['machine busy during the crawl (all processes)', percent(big.machineBusy), percent(peer.machineBusy)],
+      [
+        'cores used by the crawl, average',
+        big.cpu.cores.toFixed(2),
+        ((peer.cpuMsPerPage * peer.pages) / 1000 / peer.seconds).toFixed(2),
+      ],
+      [
+        'most fetches in flight at the site',
+        String(big.siteMaxInFlight),
+        String(peer.siteMaxInFlight),
+      ],
+      [
+        'machine busy during the crawl (all processes)',
+        percent(big.machineBusy),
+        percent(peer.machineBusy),
+      ],
       ['webhook events delivered, s after completed', lag(big), '-'],
     ],
   );
@@ -742,7 +800,8 @@ function report(
   const ourPeak = peak(big.samples);
   const half = marks[1]?.ours;
   const end = marks[2]?.ours;
-  const growth = half === undefined || end === undefined ? NaN : (end.rssMb[0] ?? 0) / (half.rssMb[0] ?? 1) - 1;
+  const growth =
+    half === undefined || end === undefined ? NaN : (end.rssMb[0] ?? 0) / (half.rssMb[0] ?? 1) - 1;
   const targets: JobsTarget[] = [
     {
       name: '2 worker processes / 1, pages/s at 200 ms upstream',
@@ -766,7 +825,12 @@ function report(
   printColumns(
     'Crawl-job targets',
     ['target', 'goal', 'measured', 'met'],
-    targets.map((t) => [t.name, t.goal, t.measured, t.met === null ? '-' : t.met ? 'met' : 'NOT met']),
+    targets.map((t) => [
+      t.name,
+      t.goal,
+      t.measured,
+      t.met === null ? '-' : t.met ? 'met' : 'NOT met',
+    ]),
   );
   return targets;
 }
@@ -779,6 +843,12 @@ function cpuRows(runs: readonly CrawlRun[]): string[][] {
     ['CPU per page, PostgreSQL backends, ms', ...runs.map((r) => r.cpu.postgres.toFixed(1))],
     ['cores used by the crawl, average', ...runs.map((r) => r.cpu.cores.toFixed(2))],
   ];
+}
+
+/** The run of median pages/s (the lower middle one of an even count). */
+function medianRun(runs: readonly CrawlRun[]): CrawlRun {
+  const sorted = [...runs].sort((a, b) => a.pages / a.seconds - b.pages / b.seconds);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as CrawlRun;
 }
 
 /** Pages/s between the samples nearest 20% and 80% of the pages: the crawl past its ramp. */
