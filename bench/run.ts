@@ -3,6 +3,7 @@ import { extractionBenchmark } from './extraction.bench.js';
 import { hostAuditsBenchmark } from './host-audits.bench.js';
 import { htmlBenchmark } from './html.bench.js';
 import { jobEngineBenchmark } from './job-engine.bench.js';
+import { jobsBenchmark } from './jobs.bench.js';
 import { mapBenchmark } from './map.bench.js';
 import { memoryBenchmark } from './memory.bench.js';
 import { pdfBenchmark } from './pdf.bench.js';
@@ -18,7 +19,7 @@ import { x402CoreBenchmark } from './x402-core.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, x402-core, job-engine, tls, memory, startup, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, x402-core, job-engine, jobs, tls, memory, startup, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -129,6 +130,19 @@ if (only === undefined || only === 'job-engine') {
   // Informative: graphile-worker next to pg-boss as the crawl jobs' engine (PostgreSQL in
   // DATABASE_URL; without it, skipped).
   await jobEngineBenchmark({ quick });
+}
+
+if (only === undefined || only === 'jobs') {
+  // Crawl jobs on the built server and PostgreSQL (DATABASE_URL; `pnpm build` first):
+  // one worker process vs two, and a 10,000-page crawl next to Crawlee's CheerioCrawler.
+  const jobs = await jobsBenchmark({ quick });
+  const missed = jobs.targets.filter((t) => t.met === false);
+  if (check && missed.length > 0) {
+    console.error(
+      `crawl-job targets missed: ${missed.map((t) => `${t.name} (${t.measured})`).join('; ')}`,
+    );
+    process.exitCode = 1;
+  }
 }
 
 if (only === undefined || only === 'memory') {

@@ -4,10 +4,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { verifyManifest } from '@storefront/attest';
+import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { type CrawlSite, startCrawlSite } from './crawl-site.js';
 import {
   createSchema,
   DATABASE_URL,

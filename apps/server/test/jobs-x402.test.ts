@@ -1,5 +1,6 @@
 import { verifyManifest } from '@storefront/attest';
 import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
+import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
 import { x402Client } from '@x402/core/client';
 import { toClientEvmSigner } from '@x402/evm';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
@@ -12,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { type CrawlSite, startCrawlSite } from './crawl-site.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 
 // A crawl job paid through the x402 door: the official client pays `upto` (Permit2) for

@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyManifest, verifyReceipt } from '@storefront/attest';
+import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
-import { type CrawlSite, startCrawlSite } from './crawl-site.js';
 import {
   createSchema,
   DATABASE_URL,

@@ -5,6 +5,12 @@ export {
   textArbitrary,
 } from './arbitraries.js';
 export {
+  type CrawlSite,
+  type CrawlSiteOptions,
+  crawlPageHtml,
+  startCrawlSite,
+} from './crawl-site.js';
+export {
   type StubDns,
   type StubName,
   type StubRecordType,

@@ -14,7 +14,15 @@ import { withinDeadline } from '../work/deadline.js';
 import { callDeadline } from '../work/limits.js';
 import { type CrawlJobParams, type JobEvent, urlFilter } from './params.js';
 import { type JobQueue, TASKS } from './queue.js';
-import { type JobRow, lockJob, pageHashes, readJob, releaseReservation } from './store.js';
+import {
+  JOB_COLUMNS,
+  type JobRow,
+  jobOf,
+  lockJob,
+  pageHashes,
+  readJob,
+  releaseReservation,
+} from './store.js';
 
 /** Sitemaps read to seed a job: the ones robots.txt names (or `/sitemap.xml`), and their children. */
 const MAX_SITEMAPS = 20;
@@ -97,7 +105,7 @@ export async function seedJob(services: JobServices, jobId: string): Promise<voi
   const job = await readJob(services.db, jobId);
   if (job === null || job.status !== 'queued') return;
   const origin = new URL(job.params.url).origin;
-  const rules = await hostRules(services, job.id, origin);
+  const { rules } = await hostRules(services, job.id, origin);
   const allowed = urlFilter(job.params);
   const seeds =
     job.params.limit > 1 && job.params.maxDepth > 0
@@ -108,11 +116,13 @@ export async function seedJob(services: JobServices, jobId: string): Promise<voi
   await services.db.transaction(async (tx) => {
     const locked = await lockJob(tx, jobId);
     if (locked === null || locked.status !== 'queued') return;
-    await tx.query(`UPDATE crawl_jobs SET status = 'running', updated_at = now() WHERE id = $1`, [
-      jobId,
-    ]);
     await services.queue.addPages(tx, jobId, [locked.params.url], 0);
-    await admit(services, tx, locked, seeds, 1);
+    const added = await admit(services, tx, locked, seeds, 1);
+    await tx.query(
+      `UPDATE crawl_jobs SET status = 'running', total = total + $2, updated_at = now()
+        WHERE id = $1`,
+      [jobId, added],
+    );
   });
 }
 
@@ -137,12 +147,12 @@ export async function crawlPage(services: JobServices, task: PageTask): Promise<
   if (job === null || job.status !== 'running') return;
   if (!(await isQueued(services.db, task))) return;
   const origin = new URL(task.url).origin;
-  const rules = await hostRules(services, job.id, origin);
-  if (!robotsAllow(rules, task.url)) {
+  const host = await hostRules(services, job.id, origin);
+  if (!robotsAllow(host.rules, task.url)) {
     await commitSkip(services, task);
     return;
   }
-  await waitForSlot(services.db, job.id, origin);
+  if (host.delayMs > 0) await waitForSlot(services.db, job.id, origin);
 
   const { route, params } = pageRouteOf(services.registry, job.params.format);
   const deadline = callDeadline(services.pageBudgetMs);
@@ -166,7 +176,7 @@ export async function crawlPage(services: JobServices, task: PageTask): Promise<
       ? await linksOf(services.compute, fetched.doc, job.params)
       : [];
   const page = resultOf(services.signer, route.name, outcome, task.url);
-  await commitPage(services, task, route.name, page, links);
+  await commitPage(services, task, job, route.name, page, links);
 }
 
 /**
@@ -185,6 +195,7 @@ export async function failPage(
   await commitPage(
     services,
     task,
+    job,
     job.route,
     {
       ok: false,
@@ -219,76 +230,110 @@ export async function failSeed(
 /** What a page commits: its stored answer and what its receipt says. */
 type MadePage = ReturnType<typeof resultOf>;
 
+/** Thrown inside a page's transaction to roll it back: the job is no longer running. */
+class JobNotRunning extends Error {}
+
 /**
  * Commit one page of a running job, once: only a `queued` URL of a `running` job
  * passes (a task run again after a crash, or a cancelled job, commits nothing). In one
- * transaction, with the job's row locked: the page (next `seq`), the job's counts and
- * charge, the ledger row of a key-door charge, the `page` event, the links it admits,
- * and the job's end when it was the last page.
+ * transaction: first what needs no other page's turn (the URL's claim, a lock on its
+ * frontier row alone, and the ledger row of a key-door charge, whose columns never
+ * change on a job); then, with the job's row locked by the update of its counts and
+ * charge, the page (next `seq`), the `page` event, the links it admits, and the job's
+ * end when it was the last page. Every page of a job, from every worker process, waits
+ * its turn for that lock, so it is held for as few statements as can be
+ * (docs/decisions.md, "Crawl jobs: the page commit's lock").
  */
 async function commitPage(
   services: JobServices,
   task: PageTask,
+  job: JobRow,
   routeName: string,
   page: MadePage,
   links: readonly string[],
 ): Promise<void> {
-  await services.db.transaction(async (tx) => {
-    const locked = await lockJob(tx, task.job);
-    if (locked === null || locked.status !== 'running') return;
-    const claimed = await tx.query(
-      `UPDATE crawl_frontier SET state = 'done' WHERE job_id = $1 AND url = $2 AND state = 'queued'
-       RETURNING url`,
-      [locked.id, task.url],
-    );
-    if (claimed.rows.length === 0) return;
-    const seq = locked.completed + locked.failed + 1;
-    const charge = page.ok ? (locked.door === 'key' ? locked.unitCost : locked.pagePrice) : 0;
-    await tx.query(
-      `INSERT INTO crawl_pages (job_id, seq, url, ok, charged, content_hash, result)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [locked.id, seq, task.url, page.ok, charge, page.contentHash, JSON.stringify(page.result)],
-    );
-    await tx.query(
-      `UPDATE crawl_jobs SET completed = completed + $2, failed = failed + $3,
-              charged = charged + $4, updated_at = now() WHERE id = $1`,
-      [locked.id, page.ok ? 1 : 0, page.ok ? 0 : 1, charge],
-    );
-    if (page.ok && locked.door === 'key') {
+  const charge = page.ok ? (job.door === 'key' ? job.unitCost : job.pagePrice) : 0;
+  await services.db
+    .transaction(async (tx) => {
+      if (!(await claimUrl(tx, task, 'done'))) return;
+      if (page.ok && job.door === 'key') {
+        await tx.query(
+          `INSERT INTO ledger (key_id, route, price, units, source, charged, outcome, upstream_status,
+                               receipt_nonce, finished_at, job_id, answered)
+           VALUES ($1, $2, $3, $4, $5, true, 'delivered', $6, $7, now(), $8, true)`,
+          [
+            job.keyId,
+            routeName,
+            job.pagePrice,
+            job.unitCost,
+            job.source,
+            page.status,
+            page.nonce,
+            job.id,
+          ],
+        );
+      }
+      const after = await countPage(tx, job.id, page.ok ? 1 : 0, page.ok ? 0 : 1, charge);
+      if (after === null) throw new JobNotRunning();
+      const seq = after.completed + after.failed;
       await tx.query(
-        `INSERT INTO ledger (key_id, route, price, units, source, charged, outcome, upstream_status,
-                             receipt_nonce, finished_at, job_id, answered)
-         VALUES ($1, $2, $3, $4, $5, true, 'delivered', $6, $7, now(), $8, true)`,
-        [
-          locked.keyId,
-          routeName,
-          locked.pagePrice,
-          locked.unitCost,
-          locked.source,
-          page.status,
-          page.nonce,
-          locked.id,
-        ],
+        `INSERT INTO crawl_pages (job_id, seq, url, ok, charged, content_hash, result)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [after.id, seq, task.url, page.ok, charge, page.contentHash, JSON.stringify(page.result)],
       );
-    }
-    await addEvent(services, tx, locked, 'page', {
-      jobId: locked.id,
-      seq,
-      url: task.url,
-      ok: page.ok,
-      ...(page.ok ? { contentHash: page.contentHash } : { error: page.error }),
+      await addEvent(services, tx, after, 'page', {
+        jobId: after.id,
+        seq,
+        url: task.url,
+        ok: page.ok,
+        ...(page.ok ? { contentHash: page.contentHash } : { error: page.error }),
+      });
+      const added = await admit(services, tx, after, links, task.depth + 1);
+      if (added > 0) {
+        await tx.query(`UPDATE crawl_jobs SET total = total + $2 WHERE id = $1`, [after.id, added]);
+      }
+      if (after.completed + after.failed === after.total + added) {
+        await finishJob(services, tx, { ...after, total: after.total + added }, null);
+      }
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof JobNotRunning)) throw error;
     });
-    const after: JobRow = {
-      ...locked,
-      completed: locked.completed + (page.ok ? 1 : 0),
-      failed: locked.failed + (page.ok ? 0 : 1),
-      charged: locked.charged + charge,
-    };
-    const added = await admit(services, tx, after, links, task.depth + 1);
-    if (after.completed + after.failed === after.total + added) {
-      await finishJob(services, tx, { ...after, total: after.total + added }, null);
-    }
-  });
+}
+
+/**
+ * Add one page's counts and charge to a running job, locking its row for the rest of
+ * `tx`; the job as it is after, or null when it is not running.
+ */
+async function countPage(
+  tx: Queryable,
+  jobId: string,
+  completed: number,
+  failed: number,
+  charged: number,
+): Promise<JobRow | null> {
+  const { rows } = await tx.query(
+    `UPDATE crawl_jobs SET completed = completed + $2, failed = failed + $3,
+            charged = charged + $4, updated_at = now()
+      WHERE id = $1 AND status = 'running'
+     RETURNING ${JOB_COLUMNS}`,
+    [jobId, completed, failed, charged],
+  );
+  return rows[0] === undefined ? null : jobOf(rows[0]);
+}
+
+/** Move the URL of `task` from `queued` to `state`; false when it was not queued (done before). */
+async function claimUrl(
+  tx: Queryable,
+  task: PageTask,
+  state: 'done' | 'skipped',
+): Promise<boolean> {
+  const claimed = await tx.query(
+    `UPDATE crawl_frontier SET state = $3 WHERE job_id = $1 AND url = $2 AND state = 'queued'
+     RETURNING url`,
+    [task.job, task.url, state],
+  );
+  return claimed.rows.length > 0;
 }
 
 /** Whether the page of `task` still waits to be made (not done by an earlier run). */
@@ -305,27 +350,29 @@ async function isQueued(db: Queryable, task: PageTask): Promise<boolean> {
  * frees its place under the limit.
  */
 async function commitSkip(services: JobServices, task: PageTask): Promise<void> {
-  await services.db.transaction(async (tx) => {
-    const locked = await lockJob(tx, task.job);
-    if (locked === null || locked.status !== 'running') return;
-    const claimed = await tx.query(
-      `UPDATE crawl_frontier SET state = 'skipped' WHERE job_id = $1 AND url = $2 AND state = 'queued'
-       RETURNING url`,
-      [task.job, task.url],
-    );
-    if (claimed.rows.length === 0) return;
-    await tx.query(`UPDATE crawl_jobs SET total = total - 1, updated_at = now() WHERE id = $1`, [
-      task.job,
-    ]);
-    const after = { ...locked, total: locked.total - 1 };
-    if (after.completed + after.failed === after.total) await finishJob(services, tx, after, null);
-  });
+  await services.db
+    .transaction(async (tx) => {
+      // The URL's claim first, then the job's lock: the order every page's commit takes.
+      if (!(await claimUrl(tx, task, 'skipped'))) return;
+      const locked = await lockJob(tx, task.job);
+      if (locked === null || locked.status !== 'running') throw new JobNotRunning();
+      await tx.query(`UPDATE crawl_jobs SET total = total - 1, updated_at = now() WHERE id = $1`, [
+        task.job,
+      ]);
+      const after = { ...locked, total: locked.total - 1 };
+      if (after.completed + after.failed === after.total)
+        await finishJob(services, tx, after, null);
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof JobNotRunning)) throw error;
+    });
 }
 
 /**
  * Admit `urls` (in order) to the job's crawl at `depth`, within its limit: those the
  * job has not seen, that its filters allow. The job's row is locked by the caller, so
- * two pages adding links at once never pass the limit. Returns how many were added.
+ * two pages adding links at once never pass the limit. Returns how many were added,
+ * which the caller adds to the job's `total`.
  */
 async function admit(
   services: JobServices,
@@ -348,7 +395,6 @@ async function admit(
     [job.id, candidates, depth, room],
   );
   if (rows.length === 0) return 0;
-  await tx.query(`UPDATE crawl_jobs SET total = total + $2 WHERE id = $1`, [job.id, rows.length]);
   await services.queue.addPages(
     tx,
     job.id,
@@ -513,29 +559,43 @@ async function linksOf(
   return out;
 }
 
+/** What a job keeps of an origin: its robots.txt rules and the crawl-delay they set (ms). */
+interface HostRules {
+  readonly rules: RobotsRules;
+  readonly delayMs: number;
+}
+
 /**
  * The robots.txt rules of `origin` for job `jobId`: read once per job and origin, by
- * whichever worker needs them first, and kept with the crawl-delay they set.
+ * whichever worker needs them first, and kept with the crawl-delay they set. The first
+ * worker's row wins (a second reads it back), so every worker of the job follows one.
  */
-async function hostRules(
-  services: JobServices,
-  jobId: string,
-  origin: string,
-): Promise<RobotsRules> {
-  const found = await services.db.query<{ robots: RobotsRules }>(
-    `SELECT robots FROM crawl_hosts WHERE job_id = $1 AND origin = $2`,
-    [jobId, origin],
-  );
-  if (found.rows[0] !== undefined) return found.rows[0].robots;
+async function hostRules(services: JobServices, jobId: string, origin: string): Promise<HostRules> {
+  const stored = await storedHostRules(services.db, jobId, origin);
+  if (stored !== null) return stored;
   const result = await services.fetcher.fetch(`${origin}/robots.txt`);
   const rules = robotsRulesOf(result);
   const delay = rules.mode === 'rules' ? crawlDelayOf(rules.robots) : 0;
-  await services.db.query(
+  const inserted = await services.db.query(
     `INSERT INTO crawl_hosts (job_id, origin, robots, delay_ms) VALUES ($1, $2, $3, $4)
-     ON CONFLICT DO NOTHING`,
+     ON CONFLICT DO NOTHING RETURNING origin`,
     [jobId, origin, JSON.stringify(rules), Math.round(delay * 1000)],
   );
-  return rules;
+  if (inserted.rows.length > 0) return { rules, delayMs: Math.round(delay * 1000) };
+  return (await storedHostRules(services.db, jobId, origin)) as HostRules;
+}
+
+async function storedHostRules(
+  db: Queryable,
+  jobId: string,
+  origin: string,
+): Promise<HostRules | null> {
+  const { rows } = await db.query<{ robots: RobotsRules; delay_ms: number }>(
+    `SELECT robots, delay_ms FROM crawl_hosts WHERE job_id = $1 AND origin = $2`,
+    [jobId, origin],
+  );
+  const row = rows[0];
+  return row === undefined ? null : { rules: row.robots, delayMs: Number(row.delay_ms) };
 }
 
 /**

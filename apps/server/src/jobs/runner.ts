@@ -44,6 +44,8 @@ export interface RunnerOptions {
   readonly settle?: (jobId: string) => Promise<void>;
   /** Called with the ids of this process's workers once they exist (their lease holds them). */
   readonly onWorkers?: (ids: readonly string[]) => void;
+  /** Called when the runner ends without `stop` (its pool failed). */
+  readonly onUnexpectedStop?: (error: unknown) => void;
 }
 
 /** Running workers: stop them to drain (running tasks finish; queued ones stay queued). */
@@ -127,12 +129,20 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
     events,
     taskList,
   });
-  runner.promise.catch((error: unknown) =>
-    services.logger.error({ err: error }, 'job workers stopped on an error'),
+  let stopping = false;
+  // A runner that ends without being asked to (its pool failed) says so to its owner.
+  runner.promise.then(
+    () => {
+      if (!stopping) options.onUnexpectedStop?.(new Error('the job runner stopped by itself'));
+    },
+    (error: unknown) => {
+      if (!stopping) options.onUnexpectedStop?.(error);
+    },
   );
   return {
     workerIds,
     async stop() {
+      stopping = true;
       // A runner that stopped by itself (its pool failed) has said so in the log already.
       await runner.stop().catch((error: unknown) => {
         if (!/already stopped/.test((error as Error).message)) throw error;

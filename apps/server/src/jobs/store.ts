@@ -42,7 +42,8 @@ export interface JobWebhook {
   readonly secret: string;
 }
 
-const JOB_COLUMNS = `id, door, key_id, token_hash, status, params, route, page_price, page_credits,
+/** The columns {@link jobOf} reads. */
+export const JOB_COLUMNS = `id, door, key_id, token_hash, status, params, route, page_price, page_credits,
   page_limit, source, unit_cost, reserved, released, total, completed, failed, charged, payment,
   webhook, manifest, error, created_at, updated_at`;
 
@@ -50,7 +51,8 @@ function iso(value: unknown): string {
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 }
 
-function jobOf(row: Record<string, unknown>): JobRow {
+/** A job row as stored, read. */
+export function jobOf(row: Record<string, unknown>): JobRow {
   return {
     id: String(row.id),
     door: row.door as JobRow['door'],

@@ -2,6 +2,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+// A loopback site for crawl tests and benchmarks: the server's crawl-job tests and
+// bench/jobs.bench.ts crawl the same pages, so their numbers describe the same work.
+
 /** Options of {@link startCrawlSite}. */
 export interface CrawlSiteOptions {
   /** Pages `/p/0` … `/p/<pages-1>`; page i links to pages 2i+1 and 2i+2 (a binary tree). */
@@ -39,7 +42,13 @@ read as the page's content, and it says ${i} twice: ${i}.</p>
 <ul>${links}</ul></main></body></html>`;
 }
 
-/** Start the site on a free loopback port. */
+/**
+ * Start the site on a free loopback port: `/p/0` … `/p/<pages-1>` as a binary tree of
+ * links (each page 300-400 B of HTML, see {@link crawlPageHtml}), `/robots.txt`, and
+ * `/sitemap.xml` when asked; any other path is 404. `delayMs` holds back every answer, as
+ * a remote site's round trip would; `hits` and `inFlight` tell a test how the crawler
+ * behaved (each page fetched once; fetches at once under a per-host cap).
+ */
 export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSite> {
   const hits = new Map<string, number>();
   const inFlight = { now: 0, max: 0 };
