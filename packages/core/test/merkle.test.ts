@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MERKLE_TREE, merkleRoot, sha256Hex, StorefrontError } from '../src/index.js';
+import { MERKLE_TREE, merkleRoot, StorefrontError, sha256Hex } from '../src/index.js';
 
 const h = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
 const leaf = (hex: string) => h(Buffer.from([0]), Buffer.from(hex.slice(2), 'hex'));
