@@ -9,7 +9,7 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createDoors, type Doors } from './doors/index.js';
-import { Settlements } from './metering/settlements.js';
+import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
 import type { PipelineDeps } from './pipeline/call.js';
 import { createProbes, type Probes } from './probes/index.js';
@@ -44,8 +44,6 @@ export interface AppParts {
   readonly clock: () => Date;
   /** Where routes run their CPU-bound work: the product threads, or inline. */
   readonly compute: Compute;
-  /** Ledger updates still running after their answers went out; default: new, on `db`. */
-  readonly settlements?: Settlements;
   /**
    * This instance's own address (its bound loopback address), where the development
    * payment processor delivers its webhooks. Default: `publicBaseUrl`.
@@ -67,6 +65,11 @@ export interface AppParts {
   readonly draining?: () => boolean;
   /** The paid routes; default {@link REGISTRY}. */
   readonly registry?: readonly AnyRoute[];
+  /**
+   * The tier table; default the standard one with the configured enterprise rate. A
+   * benchmark passes one with other limits (calls at scale on a key that pays by credits).
+   */
+  readonly plans?: TierPlans;
 }
 
 /**
@@ -81,7 +84,8 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly clock: () => Date;
-  readonly settlements: Settlements;
+  /** The meter's statements: admissions, answers and commits, grouped. */
+  readonly meter: Meter;
   readonly compute: Compute;
   readonly selfUrl: string;
   readonly processor: PaymentProcessor;
@@ -101,9 +105,9 @@ export interface AppDeps {
 /** Build the app's dependencies from its parts: the one place they are assembled. */
 export function buildDeps(parts: AppParts): AppDeps {
   const { config } = parts;
-  const settlements = parts.settlements ?? new Settlements(parts.db, parts.logger);
-  const plans = tierPlans(config.enterprisePerMinute);
+  const plans = parts.plans ?? tierPlans(config.enterprisePerMinute);
   const instanceId = parts.instanceId ?? null;
+  const meter = new Meter(parts.db, parts.logger, { plans, instanceId });
   const draining = parts.draining ?? (() => false);
   // Without probes of its own the app asks the system's resolver and audits port 443.
   const probes =
@@ -113,9 +117,8 @@ export function buildDeps(parts: AppParts): AppDeps {
     db: parts.db,
     signer: parts.signer,
     clock: parts.clock,
-    settlements,
+    meter,
     plans,
-    instanceId,
   });
   return {
     config,
@@ -125,7 +128,7 @@ export function buildDeps(parts: AppParts): AppDeps {
     logger: parts.logger,
     version: parts.version,
     clock: parts.clock,
-    settlements,
+    meter,
     compute: parts.compute,
     selfUrl: parts.selfUrl ?? config.publicBaseUrl,
     processor: parts.processor ?? paymentProcessor(config),

@@ -17,12 +17,13 @@ import { ledgerFor } from './doors/x402/chain.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { reconcilePayments } from './doors/x402/reconcile.js';
 import { endLease, releaseExpiredLeases, renewLease, sweepAbandoned } from './metering/store.js';
+import type { TierPlans } from './metering/tiers.js';
 import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { loadSignerKey } from './signer-key.js';
 import { nativePersonalSign } from './signing.js';
 import { inlineCompute } from './work/compute.js';
-import { ProductPool } from './work/pool.js';
+import { ProductPool, SERVER_PREFETCH } from './work/pool.js';
 
 /**
  * How often an instance sweeps what crashed instances and lost answers left: abandoned
@@ -37,6 +38,14 @@ const SOURCE_HEAP_MB = 128;
 
 /** Largest request head accepted (request line and headers). */
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;
+
+/**
+ * Connections the kernel holds for the server before it accepts them (the kernel caps it
+ * at `net.core.somaxconn`, 4096 on current Linux). Node's default, 511, overflows when
+ * thousands of callers connect at once: the kernel then drops their handshakes and they
+ * retry a second later (docs/decisions.md, "Accept backlog").
+ */
+export const LISTEN_BACKLOG = 4096;
 
 /** How often an instance renews its lease and looks for expired ones (ms). */
 export const HEARTBEAT_MS = 1000;
@@ -82,6 +91,8 @@ export interface StartOptions {
   readonly schema?: string;
   /** The payment processor; default from the configuration (`paymentProcessor` in `deps.ts`). */
   readonly processor?: PaymentProcessor;
+  /** The tier table; default the standard one (`tierPlans` in `metering/tiers.ts`). */
+  readonly plans?: TierPlans;
 }
 
 /**
@@ -139,7 +150,7 @@ export async function startServer(
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => {
+      server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
@@ -159,7 +170,12 @@ export async function startServer(
     let draining = false;
     pool =
       config.products.threads > 0
-        ? new ProductPool({ ...config.products, sourceHeapMb: SOURCE_HEAP_MB, logger })
+        ? new ProductPool({
+            ...config.products,
+            sourceHeapMb: SOURCE_HEAP_MB,
+            prefetch: SERVER_PREFETCH,
+            logger,
+          })
         : null;
     // Everything else the app needs is built from these parts, once (`deps.ts`).
     const deps = buildDeps({
@@ -173,6 +189,7 @@ export async function startServer(
       compute: pool?.compute ?? inlineCompute,
       selfUrl: defaultBaseUrl(config.host, port),
       ...(options.processor === undefined ? {} : { processor: options.processor }),
+      ...(options.plans === undefined ? {} : { plans: options.plans }),
       probes: createProbes({
         dnsResolver: config.dnsResolver,
         safeFetchAllow: config.safeFetchAllow,
@@ -181,7 +198,7 @@ export async function startServer(
       instanceId,
       draining: () => draining,
     });
-    const { settlements, processor } = deps;
+    const { meter, processor } = deps;
     const app = createApp(deps);
 
     // The lease is written before any call can reserve under it; then, every second, it
@@ -276,7 +293,7 @@ export async function startServer(
       clearTimeout(force);
       // Every delivered call's charge is written, then whatever this instance still
       // holds is given back (nothing, unless the drain was cut short) with its lease.
-      await settlements.drain();
+      await meter.drain();
       clearInterval(heartbeat);
       await beat;
       const released = await endLease(db, instanceId);
