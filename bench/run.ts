@@ -6,6 +6,7 @@ import { mapBenchmark } from './map.bench.js';
 import { memoryBenchmark } from './memory.bench.js';
 import { pdfBenchmark } from './pdf.bench.js';
 import { robotsBenchmark } from './robots.bench.js';
+import { scaleBenchmark } from './scale.bench.js';
 import { seoBenchmark } from './seo.bench.js';
 import { serviceBenchmark } from './service.bench.js';
 import { signBenchmark } from './sign.bench.js';
@@ -17,7 +18,7 @@ import { x402CoreBenchmark } from './x402-core.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, x402-core, tls, memory, startup, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, scale, x402, x402-core, tls, memory, startup, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -102,6 +103,19 @@ if (only === undefined || only === 'service') {
   if (check && missed.length > 0) {
     console.error(
       `service targets missed: ${missed.map((t) => `${t.name} (${t.measured})`).join('; ')}`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+if (only === undefined || only === 'scale') {
+  // Needs PostgreSQL (DATABASE_URL): 2,000 key-door calls at once against a 1 s upstream,
+  // next to a bare Express + undici proxy.
+  const scale = await scaleBenchmark({ quick, profile: args.has('--profile') });
+  const missed = scale.targets.filter((t) => t.met === false);
+  if (check && missed.length > 0) {
+    console.error(
+      `scale targets missed: ${missed.map((t) => `${t.name} (${t.measured})`).join('; ')}`,
     );
     process.exitCode = 1;
   }
