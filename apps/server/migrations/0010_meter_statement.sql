@@ -8,7 +8,8 @@
 -- deadlock), and the admissions of one key are decided one after the other, in the
 -- order they arrived, against the locked row's latest balances, window and calls in
 -- flight. Each key's row is written once for its finishes and answers and once for its
--- admissions, however many calls the statement carries.
+-- admissions, however many calls the statement carries; a committed charge whose call
+-- was answered does not touch it.
 --
 -- Returns one row per finished row (`finished`, with its id), per answered row
 -- (`answered`), and per admission (`admit`, with its position `n` in the arrays, from 1):
@@ -37,9 +38,11 @@ DECLARE
   minute timestamptz := date_trunc('minute', now());
   seconds_left numeric := extract(epoch FROM (date_trunc('minute', now()) + interval '1 minute' - now()));
   a record;
-  key_row record;
   current_key text := NULL;
   plan jsonb;
+  pays text[];
+  source text;
+  has boolean;
   -- The current key's state while its admissions are decided.
   s_tier text; s_per_minute integer; s_cap integer; s_hits integer; s_credits bigint;
   s_included bigint; s_sandbox integer; s_in_flight integer; s_calls bigint;
@@ -54,11 +57,21 @@ DECLARE
   l_units integer[] := '{}'; l_source text[] := '{}'; l_outcome text[] := '{}';
   l_request text[] := '{}';
 BEGIN
-  -- Each set of keys is found through its index (the ledger's primary key, the keys'
-  -- hash), then locked through the keys' primary key.
+  -- The keys this statement changes: those of its admissions and answers, and those of
+  -- its finishes that give something back or count a call off (a committed charge whose
+  -- call was answered changes nothing on its key, so its commit does not wait for the
+  -- key's lock, nor hold it against the key's next admissions). Each set is found through
+  -- an index (the ledger's primary key, the keys' hash), then locked through the keys'
+  -- primary key. Ledger rows are locked after every key, so no two statements wait on
+  -- each other in a circle.
   PERFORM 1 FROM api_keys k
     WHERE k.key_id = ANY (
-            ARRAY(SELECT l.key_id FROM ledger l WHERE l.id = ANY (finish_ids || answer_ids))
+            ARRAY(SELECT l.key_id
+                    FROM ledger l
+                    JOIN unnest(finish_ids, finish_charged) AS f (id, charged) ON f.id = l.id
+                   WHERE l.id = ANY (finish_ids) AND l.finished_at IS NULL
+                     AND (NOT l.answered OR NOT f.charged))
+            || ARRAY(SELECT l.key_id FROM ledger l WHERE l.id = ANY (answer_ids))
             || ARRAY(SELECT h.key_id FROM api_keys h WHERE h.key_hash = ANY (admit_hashes)))
     ORDER BY k.key_id
     FOR UPDATE OF k;
@@ -122,9 +135,15 @@ BEGIN
       FROM done d;
   END IF;
 
-  -- Admissions, key by key in key_id order and each key's in arrival order.
+  -- Admissions, key by key in key_id order and each key's in arrival order. The keys are
+  -- locked, so this statement reads their latest versions, the finishes and answers above
+  -- included; each key's columns are used from its first attempt on.
   FOR a IN
-    SELECT t.n::integer AS n, t.credits, t.route, t.price, t.request, kk.key_id
+    SELECT t.n::integer AS n, t.credits, t.route, t.price, t.request, kk.key_id, kk.tail,
+           kk.revoked_at, kk.credits AS balance, kk.included_remaining, kk.sandbox_remaining,
+           kk.in_flight, kk.calls,
+           CASE WHEN kk.plan_ends_at <= now() THEN planless ELSE kk.tier END AS tier,
+           CASE WHEN kk.window_start = minute THEN kk.window_hits ELSE 0 END AS hits
       FROM unnest(admit_hashes, admit_credits, admit_routes, admit_prices, admit_requests)
            WITH ORDINALITY AS t (hash, credits, route, price, request, n)
       LEFT JOIN api_keys kk ON kk.key_hash = t.hash
@@ -146,21 +165,18 @@ BEGIN
         u_calls := u_calls || s_calls; u_used := u_used || s_used;
       END IF;
       current_key := a.key_id;
-      -- The locked row's latest version: the finishes and answers above included.
-      SELECT x.key_id, x.tail, x.revoked_at, x.credits, x.included_remaining,
-             x.sandbox_remaining, x.in_flight, x.calls,
-             CASE WHEN x.plan_ends_at <= now() THEN planless ELSE x.tier END AS tier,
-             CASE WHEN x.window_start = minute THEN x.window_hits ELSE 0 END AS hits
-        INTO key_row FROM api_keys x WHERE x.key_id = a.key_id;
-      plan := plans -> key_row.tier;
-      s_live := key_row.revoked_at IS NULL AND plan IS NOT NULL;
-      s_tier := key_row.tier; s_per_minute := (plan ->> 0)::integer; s_cap := (plan ->> 1)::integer;
-      s_hits := key_row.hits; s_credits := key_row.credits; s_included := key_row.included_remaining;
-      s_sandbox := key_row.sandbox_remaining; s_in_flight := key_row.in_flight; s_calls := key_row.calls;
+      plan := plans -> a.tier;
+      s_live := a.revoked_at IS NULL AND plan IS NOT NULL;
+      IF s_live THEN
+        pays := ARRAY(SELECT jsonb_array_elements_text(plan -> 2));
+      END IF;
+      s_tier := a.tier; s_per_minute := (plan ->> 0)::integer; s_cap := (plan ->> 1)::integer;
+      s_hits := a.hits; s_credits := a.balance; s_included := a.included_remaining;
+      s_sandbox := a.sandbox_remaining; s_in_flight := a.in_flight; s_calls := a.calls;
       s_used := false;
     END IF;
-    r_key_id := key_row.key_id; r_tier := s_tier; r_tail := key_row.tail; r_credits := s_credits;
-    r_revoked_at := key_row.revoked_at;
+    r_key_id := a.key_id; r_tier := s_tier; r_tail := a.tail; r_credits := s_credits;
+    r_revoked_at := a.revoked_at;
     IF NOT s_live THEN
       RETURN NEXT;
       CONTINUE;
@@ -171,15 +187,19 @@ BEGIN
     IF s_hits > s_per_minute THEN
       picked := 'rate_limited';
     ELSE
-      SELECT p.source INTO picked
-        FROM jsonb_array_elements_text(plan -> 2) WITH ORDINALITY AS p (source, n)
-       WHERE CASE p.source
-               WHEN 'sandbox' THEN s_sandbox > 0
-               WHEN 'included' THEN s_included > 0
-               WHEN 'credits' THEN s_credits >= a.credits
-               ELSE p.source = 'unmetered' END
-       ORDER BY p.n LIMIT 1;
-      IF NOT FOUND THEN picked := NULL; END IF;
+      -- The first of the plan's sources with something left pays.
+      picked := NULL;
+      FOREACH source IN ARRAY pays LOOP
+        has := CASE source
+                 WHEN 'sandbox' THEN s_sandbox > 0
+                 WHEN 'included' THEN s_included > 0
+                 WHEN 'credits' THEN s_credits >= a.credits
+                 ELSE source = 'unmetered' END;
+        IF has THEN
+          picked := source;
+          EXIT;
+        END IF;
+      END LOOP;
       IF picked IS NOT NULL AND s_in_flight >= s_cap THEN picked := 'too_many_in_flight'; END IF;
     END IF;
     r_hits := s_hits;

@@ -158,6 +158,31 @@ describe('meter', () => {
     ]);
   });
 
+  it("commits an answered call's charge without writing its key's row; a release gives back", async () => {
+    const key = await keyWith(40);
+    const [kept, released] = [await key.reserve(), await key.reserve()];
+    expect((await store.answerAll(db, [kept])).has(kept)).toBe(true);
+    const version = async () =>
+      (
+        await db.query<{ xmin: string }>(
+          'SELECT xmin::text AS xmin FROM api_keys WHERE key_id = $1',
+          [key.keyId],
+        )
+      ).rows[0]?.xmin;
+    const before = await version();
+    expect((await store.finishAll(db, [{ ledgerId: kept, end: DELIVERED }])).has(kept)).toBe(true);
+    expect(await version()).toBe(before);
+    expect((await store.finishAll(db, [{ ledgerId: released, end: RELEASED }])).size).toBe(1);
+    expect(await version()).not.toBe(before);
+    expect(await key.state()).toStrictEqual({
+      credits: 32,
+      rows: [
+        ['delivered', true],
+        ['failed', false],
+      ],
+    });
+  });
+
   it('statements that share keys, named in opposite orders, never deadlock', async () => {
     const keys = await Promise.all([keyWith(100_000), keyWith(100_000)]);
     const [a, b] = keys.map((k) => k.hash) as [string, string];
