@@ -2,6 +2,7 @@ import { crawlBenchmark } from './crawl.bench.js';
 import { extractionBenchmark } from './extraction.bench.js';
 import { hostAuditsBenchmark } from './host-audits.bench.js';
 import { htmlBenchmark } from './html.bench.js';
+import { ledgerBenchmark } from './ledger.bench.js';
 import { mapBenchmark } from './map.bench.js';
 import { memoryBenchmark } from './memory.bench.js';
 import { pdfBenchmark } from './pdf.bench.js';
@@ -18,7 +19,7 @@ import { x402CoreBenchmark } from './x402-core.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, scale, x402, x402-core, tls, memory, startup, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, scale, ledger, x402, x402-core, tls, memory, startup, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -119,6 +120,12 @@ if (only === undefined || only === 'scale') {
     );
     process.exitCode = 1;
   }
+}
+
+if (only === undefined || only === 'ledger') {
+  // Informative: calls metered per second by one PostgreSQL primary, with pgbench running
+  // the service's meter statement (needs DATABASE_URL and pgbench).
+  await ledgerBenchmark({ quick });
 }
 
 if (only === undefined || only === 'tls') {

@@ -14,6 +14,7 @@ export { Facilitator } from '../../apps/server/src/doors/x402/facilitator.js';
 export {
   type Database,
   loadConfig,
+  migrate,
   openDatabase,
   type RunningServer,
   startServer,
