@@ -4,10 +4,12 @@ import { hostAuditsBenchmark } from './host-audits.bench.js';
 import { htmlBenchmark } from './html.bench.js';
 import { jobEngineBenchmark } from './job-engine.bench.js';
 import { jobsBenchmark } from './jobs.bench.js';
+import { ledgerBenchmark } from './ledger.bench.js';
 import { mapBenchmark } from './map.bench.js';
 import { memoryBenchmark } from './memory.bench.js';
 import { pdfBenchmark } from './pdf.bench.js';
 import { robotsBenchmark } from './robots.bench.js';
+import { scaleBenchmark } from './scale.bench.js';
 import { seoBenchmark } from './seo.bench.js';
 import { serviceBenchmark } from './service.bench.js';
 import { signBenchmark } from './sign.bench.js';
@@ -19,7 +21,7 @@ import { x402CoreBenchmark } from './x402-core.bench.js';
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, x402, x402-core, job-engine, jobs, tls, memory, startup, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, scale, ledger, x402, x402-core, job-engine, jobs, tls, memory, startup, extraction); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -107,6 +109,25 @@ if (only === undefined || only === 'service') {
     );
     process.exitCode = 1;
   }
+}
+
+if (only === undefined || only === 'scale') {
+  // Needs PostgreSQL (DATABASE_URL): 2,000 key-door calls at once against a 1 s upstream,
+  // next to a bare Express + undici proxy.
+  const scale = await scaleBenchmark({ quick, profile: args.has('--profile') });
+  const missed = scale.targets.filter((t) => t.met === false);
+  if (check && missed.length > 0) {
+    console.error(
+      `scale targets missed: ${missed.map((t) => `${t.name} (${t.measured})`).join('; ')}`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+if (only === undefined || only === 'ledger') {
+  // Informative: calls metered per second by one PostgreSQL primary, with pgbench running
+  // the service's meter statement (needs DATABASE_URL and pgbench).
+  await ledgerBenchmark({ quick });
 }
 
 if (only === undefined || only === 'tls') {

@@ -308,6 +308,8 @@ export async function serviceBenchmark(
     const overhead = mean(n.map((r) => r.door.p50Ms - r.bare.p50Ms));
     const overhead1 = mean(n.map((r) => r.door1.p50Ms - r.bare1.p50Ms));
     const doorRate = mean(n.map((r) => r.door.perSecond));
+    // Each round's key door against the bare route run just before it.
+    const rateRatio = mean(n.map((r) => r.door.perSecond / r.bare.perSecond));
     console.log(
       `p50 key door - bare: ${fmt(overhead)} ms at ${CONNECTIONS} connections, ` +
         `${fmt(overhead1)} ms at 1 connection (no queueing); key door ${fmt(doorRate)} req/s ` +
@@ -542,6 +544,12 @@ export async function serviceBenchmark(
         goal: '>= 1000 req/s',
         measured: `${fmt(doorRate)} req/s`,
         met: doorRate >= 1000,
+      },
+      {
+        name: `notarize: key door / bare Express throughput (${CONNECTIONS} connections)`,
+        goal: '>= 0.5x',
+        measured: `${rateRatio.toFixed(2)}x (bare ${fmt(mean(n.map((r) => r.bare.perSecond)))} req/s)`,
+        met: rateRatio >= 0.5,
       },
       ...(['markdown', 'headers'] as const).map((name) => {
         const added = name === 'markdown' ? markdownAdds : headersAdds;
@@ -920,6 +928,7 @@ function unmeasured(reason: string): ServiceTarget[] {
   return [
     'notarize: p50 key door - bare Express, 1 connection',
     'notarize: key door throughput',
+    'notarize: key door / bare Express throughput',
     'markdown: p50 key door / (safe-fetch + product) - 1, 1 connection',
     'headers: p50 key door / (safe-fetch + product) - 1, 1 connection',
   ].map((name) => ({ name, goal: '-', measured: `not measured (${reason})`, met: null }));

@@ -2,9 +2,9 @@
  * The service and the packages behind it, for `service.bench.ts` and `x402.bench.ts`.
  * bench/package.json does not list `@storefront/server`, `@storefront/notarize`,
  * `@storefront/headers`, `@storefront/safe-fetch`, `express` or `pino`, so their sources
- * are imported by path (the `@storefront/source` condition's files) and the two npm
- * packages are required from the server's own dependencies: the same copies the server
- * runs. The same goes for the server's x402 `Facilitator` client, whose calls
+ * are imported by path (the `@storefront/source` condition's files) and the npm
+ * packages are required from the server's own dependencies (undici from safe-fetch's):
+ * the same copies the server runs. The same goes for the server's x402 `Facilitator` client, whose calls
  * `x402.bench.ts` times.
  */
 import { createRequire } from 'node:module';
@@ -12,11 +12,14 @@ import type { createApp, StartOptions } from '../../apps/server/src/index.js';
 
 export { Facilitator } from '../../apps/server/src/doors/x402/facilitator.js';
 export {
+  type Database,
   loadConfig,
+  migrate,
   openDatabase,
   type RunningServer,
   startServer,
 } from '../../apps/server/src/index.js';
+export { creditsFor, type TierPlans, tierPlans } from '../../apps/server/src/metering/tiers.js';
 export { inspectHeaders } from '../../packages/headers/src/index.js';
 export { INLINE_SOURCE, notarize } from '../../packages/notarize/src/index.js';
 export {
@@ -32,6 +35,26 @@ export type ExpressApp = ReturnType<typeof createApp>;
 
 /** `express()` from the server's dependencies. */
 export const express = fromServer('express') as () => ExpressApp;
+
+const fromSafeFetch = createRequire(
+  new URL('../../packages/safe-fetch/package.json', import.meta.url),
+);
+
+/** The part of undici the bare proxy uses. */
+export interface Undici {
+  Agent: new () => { close(): Promise<void> };
+  request(
+    url: string,
+    options: { dispatcher: unknown },
+  ): Promise<{
+    statusCode: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: { arrayBuffer(): Promise<ArrayBuffer> };
+  }>;
+}
+
+/** undici from safe-fetch's dependencies: the HTTP client the service fetches with. */
+export const undici = fromSafeFetch('undici') as Undici;
 
 /** A pino logger that writes nothing. */
 export function silentLogger(): NonNullable<StartOptions['logger']> {

@@ -13,7 +13,7 @@ import { HostLimiter, type JobServices } from './jobs/crawl.js';
 import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
 import type { WebhookServices } from './jobs/webhooks.js';
-import { Settlements } from './metering/settlements.js';
+import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
 import type { PipelineDeps } from './pipeline/call.js';
 import { createProbes, type Probes } from './probes/index.js';
@@ -49,8 +49,6 @@ export interface AppParts {
   readonly clock: () => Date;
   /** Where routes run their CPU-bound work: the product threads, or inline. */
   readonly compute: Compute;
-  /** Ledger updates still running after their answers went out; default: new, on `db`. */
-  readonly settlements?: Settlements;
   /**
    * This instance's own address (its bound loopback address), where the development
    * payment processor delivers its webhooks. Default: `publicBaseUrl`.
@@ -72,6 +70,11 @@ export interface AppParts {
   readonly draining?: () => boolean;
   /** The paid routes; default {@link REGISTRY}. */
   readonly registry?: readonly AnyRoute[];
+  /**
+   * The tier table; default the standard one with the configured enterprise rate. A
+   * benchmark passes one with other limits (calls at scale on a key that pays by credits).
+   */
+  readonly plans?: TierPlans;
   /** The job queue's schema; default `graphile_worker` (`queueSchemaOf`). */
   readonly queueSchema?: string;
   /** The webhook retry schedule (ms); default Standard Webhooks' (`WEBHOOK_RETRY_MS`). */
@@ -98,7 +101,8 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly version: string;
   readonly clock: () => Date;
-  readonly settlements: Settlements;
+  /** The meter's statements: admissions, answers and commits, grouped. */
+  readonly meter: Meter;
   readonly compute: Compute;
   readonly selfUrl: string;
   readonly processor: PaymentProcessor;
@@ -120,9 +124,9 @@ export interface AppDeps {
 /** Build the app's dependencies from its parts: the one place they are assembled. */
 export function buildDeps(parts: AppParts): AppDeps {
   const { config } = parts;
-  const settlements = parts.settlements ?? new Settlements(parts.db, parts.logger);
-  const plans = tierPlans(config.enterprisePerMinute);
+  const plans = parts.plans ?? tierPlans(config.enterprisePerMinute);
   const instanceId = parts.instanceId ?? null;
+  const meter = new Meter(parts.db, parts.logger, { plans, instanceId });
   const draining = parts.draining ?? (() => false);
   // Without probes of its own the app asks the system's resolver and audits port 443.
   const probes =
@@ -132,9 +136,8 @@ export function buildDeps(parts: AppParts): AppDeps {
     db: parts.db,
     signer: parts.signer,
     clock: parts.clock,
-    settlements,
+    meter,
     plans,
-    instanceId,
   });
   const registry = parts.registry ?? REGISTRY;
   const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
@@ -169,7 +172,7 @@ export function buildDeps(parts: AppParts): AppDeps {
     logger: parts.logger,
     version: parts.version,
     clock: parts.clock,
-    settlements,
+    meter,
     compute: parts.compute,
     selfUrl: parts.selfUrl ?? config.publicBaseUrl,
     processor: parts.processor ?? paymentProcessor(config),

@@ -21,11 +21,12 @@ import { queueConnection, startJobWorkers } from './jobs/process.js';
 import { queueSchemaFor } from './jobs/queue.js';
 import { type JobRunner, migrateQueue } from './jobs/runner.js';
 import { endLease, renewLease, sweepAbandoned } from './metering/store.js';
+import type { TierPlans } from './metering/tiers.js';
 import { createProbes } from './probes/index.js';
 import { ssrfSelfCheck } from './self-check.js';
 import { serviceSigner } from './signer-key.js';
 import { inlineCompute } from './work/compute.js';
-import { ProductPool } from './work/pool.js';
+import { ProductPool, SERVER_PREFETCH } from './work/pool.js';
 
 /**
  * How often an instance sweeps what crashed instances and lost answers left: abandoned
@@ -42,6 +43,14 @@ export const SOURCE_HEAP_MB = 128;
 export const MAX_REQUEST_HEAD_BYTES = 3 * 1024 * 1024 + 64 * 1024;
 
 export { HEARTBEAT_MS, LEASE_SECONDS } from './heartbeat.js';
+
+/**
+ * Connections the kernel holds for the server before it accepts them (the kernel caps it
+ * at `net.core.somaxconn`, 4096 on current Linux). Node's default, 511, overflows when
+ * thousands of callers connect at once: the kernel then drops their handshakes and they
+ * retry a second later (docs/decisions.md, "Accept backlog").
+ */
+export const LISTEN_BACKLOG = 4096;
 
 /** What a drain allows on top of the longest call (its budget, and the x402 facilitator's verify and settle). */
 const DRAIN_MARGIN_MS = 5000;
@@ -80,6 +89,8 @@ export interface StartOptions {
   readonly processor?: PaymentProcessor;
   /** The webhook retry schedule of job events (ms); tests shorten it. */
   readonly webhookRetryMs?: readonly number[];
+  /** The tier table; default the standard one (`tierPlans` in `metering/tiers.ts`). */
+  readonly plans?: TierPlans;
 }
 
 /**
@@ -140,7 +151,7 @@ export async function startServer(
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => {
+      server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
@@ -160,7 +171,12 @@ export async function startServer(
     let draining = false;
     pool =
       config.products.threads > 0
-        ? new ProductPool({ ...config.products, sourceHeapMb: SOURCE_HEAP_MB, logger })
+        ? new ProductPool({
+            ...config.products,
+            sourceHeapMb: SOURCE_HEAP_MB,
+            prefetch: SERVER_PREFETCH,
+            logger,
+          })
         : null;
     // Everything else the app needs is built from these parts, once (`deps.ts`).
     const deps = buildDeps({
@@ -174,6 +190,7 @@ export async function startServer(
       compute: pool?.compute ?? inlineCompute,
       selfUrl: defaultBaseUrl(config.host, port),
       ...(options.processor === undefined ? {} : { processor: options.processor }),
+      ...(options.plans === undefined ? {} : { plans: options.plans }),
       probes: createProbes({
         dnsResolver: config.dnsResolver,
         safeFetchAllow: config.safeFetchAllow,
@@ -184,7 +201,7 @@ export async function startServer(
       queueSchema,
       ...(options.webhookRetryMs === undefined ? {} : { webhookRetryMs: options.webhookRetryMs }),
     });
-    const { settlements, processor } = deps;
+    const { meter, processor } = deps;
     const app = createApp(deps);
 
     // The lease is written before any call can reserve under it; then, every second, it
@@ -276,7 +293,7 @@ export async function startServer(
       await runner?.stop();
       // Every delivered call's charge is written, then whatever this instance still
       // holds is given back (nothing, unless the drain was cut short) with its lease.
-      await settlements.drain();
+      await meter.drain();
       await heartbeat.stop();
       const released = await endLease(db, instanceId);
       if (released > 0) logger.warn({ released, forced }, 'released reservations at shutdown');

@@ -137,7 +137,7 @@ export async function testApp(overrides: Partial<AppParts> = {}, config: Partial
     db,
     signer,
     async dispose() {
-      await deps.settlements.drain();
+      await deps.meter.drain();
       await fetcher.close();
       await dispose();
     },

@@ -11,7 +11,10 @@ import { buildDeps } from '../src/deps.js';
 import { testApp } from './helpers.js';
 
 let t: Awaited<ReturnType<typeof testApp>>;
-/** The statements the counted app ran, in order, whitespace folded. */
+/**
+ * The statements the counted app ran, in order, whitespace folded; a meter statement as
+ * what it carried (`meter: 1 admissions, 0 answers, 0 finishes`).
+ */
 const statements: string[] = [];
 let counted: ReturnType<typeof createApp>;
 let settle: () => Promise<void>;
@@ -21,23 +24,32 @@ beforeAll(async () => {
   const db: Database = {
     ...t.db,
     query(sql, params, name) {
-      statements.push(sql.replace(/\s+/g, ' ').trim());
+      const count = (i: number) => (params?.[i] as unknown[] | undefined)?.length ?? 0;
+      statements.push(
+        name === 'storefront_meter'
+          ? `meter: ${count(7)} admissions, ${count(6)} answers, ${count(0)} finishes`
+          : sql.replace(/\s+/g, ' ').trim(),
+      );
       return t.db.query(sql, params, name);
     },
   };
   // The same app on a database whose every statement is counted.
   const deps = buildDeps({ ...t.parts, db });
   counted = createApp(deps);
-  settle = () => deps.settlements.drain();
+  settle = () => deps.meter.drain();
 }, 60_000);
 
 afterAll(async () => {
   await t?.dispose();
 });
 
-/** Statements that read a key by its hash: a lookup, or the admission statement. */
+/** Statements that read a key by its hash: a lookup, or a meter statement that admits. */
 function keyReads(): string[] {
-  return statements.filter((sql) => /\bFROM api_keys\b.*\bWHERE key_hash = \$1/.test(sql));
+  return statements.filter(
+    (sql) =>
+      /\bFROM api_keys\b.*\bWHERE key_hash = \$1/.test(sql) ||
+      /^meter: [1-9]\d* admissions/.test(sql),
+  );
 }
 
 function toolsCall(name: string, args: Record<string, unknown>, key?: string) {
@@ -58,10 +70,13 @@ describe('database statements of one MCP tools/call', () => {
     // The charge is committed once the answer is written: wait for it.
     await settle();
     expect(keyReads()).toHaveLength(1);
-    expect(keyReads()[0]).toMatch(/^WITH k AS \(/);
     // Admission, counting the call off the key's calls in flight before the answer,
     // committing the charge after it.
-    expect(statements).toHaveLength(3);
+    expect(statements).toStrictEqual([
+      'meter: 1 admissions, 0 answers, 0 finishes',
+      'meter: 0 admissions, 1 answers, 0 finishes',
+      'meter: 0 admissions, 0 answers, 1 finishes',
+    ]);
   });
 
   it('an unknown key: 401 from that one admission statement', async () => {

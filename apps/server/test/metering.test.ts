@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
+import { type TierPlans, tierPlans } from '../src/metering/tiers.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import {
   createSchema,
@@ -53,6 +54,7 @@ async function serve(
   schema: string,
   dataDir: string,
   extra: Record<string, string> = {},
+  plans?: TierPlans,
 ): Promise<RunningServer> {
   const config = loadConfig(
     {
@@ -66,7 +68,11 @@ async function serve(
     },
     dataDir,
   );
-  return startServer(config, { logger: silent, ...(DATABASE_URL === null ? {} : { schema }) });
+  return startServer(config, {
+    logger: silent,
+    ...(DATABASE_URL === null ? {} : { schema }),
+    ...(plans === undefined ? {} : { plans }),
+  });
 }
 
 describe('credits under concurrency', () => {
@@ -192,6 +198,90 @@ describe('credits under concurrency', () => {
     });
     expect(balance.body).toMatchObject({ sandbox_remaining: 100 - ok.length, sandbox_cap: 100 });
   });
+});
+
+describe('calls at scale on one key, two instances', () => {
+  const schema = uniqueSchema();
+  const dataDir = tempDir('storefront-metering-scale-');
+  const servers: RunningServer[] = [];
+  // The planless plan with room for every call at once, so that money alone refuses:
+  // each instance then admits many calls of the key per meter statement.
+  const base = tierPlans();
+  const plans = {
+    ...base,
+    prepaid: { ...base.prepaid, perMinute: 100_000, inFlight: 1000 },
+  };
+  beforeAll(async () => {
+    if (DATABASE_URL === null) return;
+    await createSchema(schema);
+    for (let i = 0; i < 2; i++) servers.push(await serve(schema, dataDir, {}, plans));
+  }, 60_000);
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await dropSchema(schema);
+  });
+
+  it.runIf(DATABASE_URL !== null)(
+    '300 calls at once through two instances on one key with credits for 37: exactly 37 served, no overspend, books exact',
+    async () => {
+      const [a, b] = servers as [RunningServer, RunningServer];
+      const N = 37;
+      const LEFT = 5; // less than one call
+      const CALLS = 300;
+      const { key, keyId } = await liveKey(a.url, N * NOTARIZE_CREDITS + LEFT);
+      const results = await Promise.all(
+        Array.from({ length: CALLS }, (_, i) =>
+          fetchJson(notarizeUrl(i % 2 === 0 ? a.url : b.url, i), {
+            headers: { authorization: `Bearer ${key}` },
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 200)).toHaveLength(N);
+      expect(results.filter((r) => r.status === 402)).toHaveLength(CALLS - N);
+      // Both instances' commits are written before the books are read.
+      await ledger(a.url, keyId);
+      await ledger(b.url, keyId);
+      const db = await openDatabase({
+        url: DATABASE_URL,
+        dataDir: null,
+        schema,
+        maxConnections: 1,
+      });
+      try {
+        const { rows } = await db.query<Record<string, string | number>>(
+          `SELECT k.credits, k.in_flight, k.calls,
+                  (SELECT count(*) FROM ledger WHERE key_id = k.key_id) AS attempts,
+                  (SELECT coalesce(sum(units), 0) FROM ledger WHERE key_id = k.key_id AND charged) AS charged,
+                  (SELECT count(*) FROM ledger WHERE key_id = k.key_id AND outcome = 'delivered') AS delivered,
+                  (SELECT count(*) FROM ledger WHERE key_id = k.key_id AND outcome = 'insufficient_credits') AS refused,
+                  (SELECT count(*) FROM ledger WHERE key_id = k.key_id AND outcome = 'pending') AS pending,
+                  (SELECT count(DISTINCT (created_at, instance_id)) FROM ledger WHERE key_id = k.key_id) AS statements,
+                  (SELECT count(DISTINCT instance_id) FROM ledger WHERE key_id = k.key_id) AS instances
+             FROM api_keys k WHERE k.key_id = $1`,
+          [keyId],
+        );
+        const books = Object.fromEntries(
+          Object.entries(rows[0] ?? {}).map(([name, value]) => [name, Number(value)]),
+        );
+        expect(books).toMatchObject({
+          credits: LEFT,
+          in_flight: 0,
+          calls: N,
+          attempts: CALLS,
+          charged: N * NOTARIZE_CREDITS,
+          delivered: N,
+          refused: CALLS - N,
+          pending: 0,
+          instances: 2,
+        });
+        // The instances admitted several calls per statement (rows of one statement share
+        // its transaction's time).
+        expect(books.statements).toBeLessThan(CALLS);
+      } finally {
+        await db.close();
+      }
+    },
+  );
 });
 
 describe('key issuance', () => {

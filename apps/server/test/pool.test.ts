@@ -302,6 +302,68 @@ describe('ProductPool bounds', () => {
   });
 });
 
+describe('ProductPool prefetch', () => {
+  it('hands a busy thread its next tasks while tasks wait, and answers them in order', async () => {
+    const pool = new ProductPool({
+      threads: 1,
+      deadlineMs: 60_000,
+      heapMb: 1024,
+      prefetch: 2,
+      logger: recordingLogger(),
+    });
+    try {
+      await pool.ready();
+      const done: number[] = [];
+      const calls = [0, 1, 2, 3, 4, 5].map((n) =>
+        pool
+          .compute(MARKDOWN, pageInput(documentOf(`<h1>Page ${n}</h1>`), {}))
+          .then(() => done.push(n)),
+      );
+      // The thread runs one and holds two more; the rest wait in the pool's queue.
+      expect(pool.stats).toMatchObject({ busy: 1, queued: 3, started: 3 });
+      await Promise.all(calls);
+      expect(done).toStrictEqual([0, 1, 2, 3, 4, 5]);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('gives the tasks a thread held back to the queue when the thread is stopped, and runs them on the next', async () => {
+    const log = recordingLogger();
+    const pool = new ProductPool({
+      threads: 1,
+      deadlineMs: 200,
+      heapMb: 1024,
+      prefetch: 2,
+      logger: log,
+    });
+    try {
+      await pool.ready();
+      const stopped = pool
+        .compute(MARKDOWN, pageInput(documentOf(HOSTILE), {}))
+        .catch((error: unknown) => error);
+      // Tasks the thread answers at once (an unknown route, refused on the thread), so
+      // that they fit within the 0.2 s deadline on a busy machine.
+      const held = [0, 1].map(() =>
+        pool.compute({ name: 'no-such-route', run: () => null }, {}).catch((e: unknown) => e),
+      );
+      expect(pool.stats).toMatchObject({ busy: 1, queued: 0 });
+      expect(await stopped).toMatchObject({
+        limit: 'deadline',
+        message: 'Processing the page took longer than 0.2 s',
+      });
+      for (const error of await Promise.all(held)) {
+        expect(error).toMatchObject({ message: 'No product task `no-such-route`' });
+      }
+      // The first thread took three tasks; the next thread the two given back.
+      expect(pool.stats).toMatchObject({ threads: 1, started: 5 });
+      expect(log.lines).toStrictEqual([]);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
 describe('ProductPool threads on demand', () => {
   it('starts no thread until a task comes, and stops a thread left idle', async () => {
     const log = recordingLogger();

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
-import type { Settlements } from '../metering/settlements.js';
+import type { Meter } from '../metering/meter.js';
 import type { TierPlans } from '../metering/tiers.js';
 import type { Door } from '../pipeline/door.js';
 import { type KeyTicket, keyDoor } from './key/door.js';
@@ -16,10 +16,9 @@ export interface DoorParts {
   readonly db: Database;
   readonly signer: { readonly address: string };
   readonly clock: () => Date;
-  readonly settlements: Settlements;
+  /** The key door's meter (it holds the tier table and this instance's lease). */
+  readonly meter: Meter;
   readonly plans: TierPlans;
-  /** The instance whose lease holds the key door's reservations; null: none. */
-  readonly instanceId: string | null;
 }
 
 /** The payment terms with the receiving address resolved (the signer's when none is configured). */
@@ -60,10 +59,8 @@ export function createDoors(deps: DoorParts): Doors {
     callDeadlineMs: deps.config.callDeadlineMs,
   });
   const key = keyDoor({
-    db: deps.db,
-    settlements: deps.settlements,
+    meter: deps.meter,
     plans: deps.plans,
-    instanceId: deps.instanceId,
     paymentRequired: x402.paymentRequired,
   });
   return { key, x402, mcp: mcpDoor(key) };

@@ -204,95 +204,170 @@ export type Admission =
       readonly inFlight: number;
     };
 
+/** One call to admit: the key it came with, its route, and what it costs. */
+export interface Attempt {
+  readonly keyHash: string;
+  readonly route: string;
+  readonly price: number;
+  /** Credits the call costs when credits pay for it. */
+  readonly credits: number;
+  readonly requestId: string | null;
+}
+
+/** What one {@link meter} statement carries; any part may be empty. */
+export interface MeterBatch {
+  readonly admissions?: readonly Attempt[];
+  /** Ledger ids of charged calls whose answers are about to go out ({@link answerAll}). */
+  readonly answers?: readonly string[];
+  readonly finishes?: readonly Settlement[];
+}
+
+/** What one {@link meter} statement did. */
+export interface Metered {
+  /** One per attempt, in the batch's order. */
+  readonly admissions: Admission[];
+  /** The answered rows that were still pending and not yet answered. */
+  readonly answered: Set<string>;
+  /** The finished rows that were still pending. */
+  readonly finished: Set<string>;
+}
+
 /**
- * Admit one call of the key stored under `keyHash`, in one statement: lock the key
- * row, count the call in the key's fixed one-minute window (shared by every instance
- * on the database) against its tier's limit, pick the source (sandbox calls, the
- * plan's allowance, credits, or unmetered), check the key's calls in flight against
- * its plan's, take the source and count the call in flight, and write the attempt's
- * ledger row: `pending` when reserved, or the refusal. The conditional UPDATE never
- * takes more than there is, so no balance goes negative and no key has more calls in
- * flight than its plan allows, however many calls race, on one instance or several. A
- * revoked key changes nothing and writes no row.
+ * Meter a batch in one statement (`storefront_meter`, migration 0010; docs/decisions.md,
+ * "Admissions, answers and commits in one statement"): finish the finished calls, count
+ * the answered ones off their keys' calls in flight, then admit the new ones. Every key
+ * the statement changes is locked first, in key_id order, so statements of several
+ * instances never deadlock on the keys they share.
  *
- * A call refused for its calls in flight is not counted in the rate window: it did no
- * work, and its caller is told to come back in a second.
+ * An admission, for the key stored under its hash: count the call in the key's fixed
+ * one-minute window (shared by every instance on the database) against its tier's limit,
+ * pick the source (sandbox calls, the plan's allowance, credits, or unmetered), check the
+ * key's calls in flight against its plan's, take the source and count the call in flight,
+ * and write the attempt's ledger row: `pending` when reserved, or the refusal. The
+ * admissions of one key are decided one after the other, in the batch's order, against
+ * the locked row, so no balance goes negative and no key has more calls in flight than
+ * its plan allows, however many calls race, on one instance or several. A revoked key
+ * changes nothing and writes no row. A call refused for its calls in flight is not
+ * counted in the rate window: it did no work, and its caller is told to come back in a
+ * second. The order of the checks: the rate window, then the money (a call nothing would
+ * pay for is told so, 402, rather than to retry), then the calls in flight. A key whose
+ * `plan_ends_at` has passed is admitted on the planless tier (docs/decisions.md, "Billing:
+ * period end"), whatever its row's tier still says.
+ *
+ * A finish keeps the reservation (charged) or gives it back, and counts the call off the
+ * key's calls in flight unless its answer already did. Only a row still pending is
+ * finished (`finished_at IS NULL`, which a CHECK constraint ties to `pending`; rows are
+ * named by `id = ANY(...)`, so the planner reaches each through the primary key and never
+ * through the sweeper's index of pending rows), so a reservation is released at most once
+ * even when the sweeper races a slow request. An answer marks a charged call's row
+ * `answered` and counts it off its key's calls in flight, once.
  */
-export async function admit(
+export async function meter(
   db: Queryable,
-  attempt: {
-    keyHash: string;
-    route: string;
-    price: number;
-    credits: number;
-    requestId: string | null;
-    plans: TierPlans;
-    /** The instance that holds the reservation (its lease); null: none (tests). */
-    instanceId?: string | null;
+  batch: MeterBatch,
+  options: {
+    /** The tier table (needed when the batch admits). */
+    readonly plans: TierPlans | null;
+    /** The instance that holds the reservations (its lease); null: none (tests). */
+    readonly instanceId: string | null;
   },
-): Promise<Admission> {
-  const { rows } = await db.query<{
-    key_id: string;
-    tier: Tier;
-    tail: string;
-    credits: string | number;
-    revoked_at: Date | string | null;
-    per_minute: number | null;
-    in_flight_cap: number | null;
-    picked: string | null;
-    hits: number | null;
-    reset: string | number | null;
-    id: string | null;
-    source: string | null;
-    outcome: string | null;
-  }>(
-    ADMIT_SQL,
+): Promise<Metered> {
+  const admissions = batch.admissions ?? [];
+  const answers = batch.answers ?? [];
+  const finishes = batch.finishes ?? [];
+  if (admissions.length > 0 && options.plans === null) {
+    throw new Error('meter: admissions need the tier table');
+  }
+  const { rows } = await db.query<MeterRow>(
+    METER_SQL,
     [
-      attempt.keyHash,
-      attempt.credits,
-      attempt.route,
-      attempt.price,
-      attempt.requestId,
-      limitsJson(attempt.plans),
-      attempt.instanceId ?? null,
+      finishes.map((s) => s.ledgerId),
+      finishes.map((s) => s.end.outcome),
+      finishes.map((s) => s.end.charged),
+      finishes.map((s) => s.end.error),
+      finishes.map((s) => s.end.upstreamStatus),
+      finishes.map((s) => s.end.receiptNonce),
+      answers,
+      admissions.map((a) => a.keyHash),
+      admissions.map((a) => a.credits),
+      admissions.map((a) => a.route),
+      admissions.map((a) => a.price),
+      admissions.map((a) => a.requestId),
+      options.plans === null ? '{}' : limitsJson(options.plans),
+      PLANLESS_TIER,
+      options.instanceId,
     ],
-    'storefront_admit',
+    'storefront_meter',
   );
-  const row = rows[0];
-  if (row === undefined) return { kind: 'unknown' };
+  const admitted: Admission[] = new Array(admissions.length);
+  const answered = new Set<string>();
+  const finished = new Set<string>();
+  for (const row of rows) {
+    if (row.r_kind === 'finished') finished.add(String(row.r_id));
+    else if (row.r_kind === 'answered') answered.add(String(row.r_id));
+    else admitted[(row.r_n as number) - 1] = admissionOf(row);
+  }
+  return { admissions: admitted, answered, finished };
+}
+
+const METER_SQL =
+  'SELECT * FROM storefront_meter($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)';
+
+/** A row of `storefront_meter`. */
+interface MeterRow {
+  r_kind: 'finished' | 'answered' | 'admit';
+  r_n: number | null;
+  r_id: string | number | null;
+  r_key_id: string | null;
+  r_tier: Tier;
+  r_tail: string;
+  r_credits: string | number;
+  r_revoked_at: Date | string | null;
+  r_per_minute: number | null;
+  r_in_flight_cap: number | null;
+  r_picked: string | null;
+  r_hits: number | null;
+  r_reset: string | number | null;
+  r_source: string | null;
+  r_outcome: string | null;
+}
+
+/** What the statement decided for one attempt, as an {@link Admission}. */
+function admissionOf(row: MeterRow): Admission {
+  if (row.r_key_id === null) return { kind: 'unknown' };
   const key: AdmittedKey = {
-    keyId: row.key_id,
-    tier: row.tier,
-    tail: row.tail,
-    credits: Number(row.credits),
-    revokedAt: iso(row.revoked_at),
+    keyId: row.r_key_id,
+    tier: row.r_tier,
+    tail: row.r_tail,
+    credits: Number(row.r_credits),
+    revokedAt: iso(row.r_revoked_at),
   };
-  if (row.hits === null || row.per_minute === null) return { kind: 'revoked', key };
-  const limit = row.per_minute;
-  const busy = row.picked === 'too_many_in_flight';
+  if (row.r_hits === null || row.r_per_minute === null) return { kind: 'revoked', key };
+  const limit = row.r_per_minute;
+  const busy = row.r_picked === 'too_many_in_flight';
   // A call refused for its calls in flight was not counted in the window.
-  const hits = busy ? row.hits - 1 : row.hits;
+  const hits = busy ? row.r_hits - 1 : row.r_hits;
   const window: RateWindow = {
     allowed: hits <= limit,
     limit,
     remaining: Math.max(0, limit - hits),
-    resetSeconds: Math.max(1, Math.ceil(Number(row.reset ?? 60))),
+    resetSeconds: Math.max(1, Math.ceil(Number(row.r_reset ?? 60))),
   };
+  const ledgerId = String(row.r_id);
   if (busy) {
     return {
       kind: 'too_many_in_flight',
       key,
       window,
-      ledgerId: String(row.id),
-      inFlight: row.in_flight_cap ?? 0,
+      ledgerId,
+      inFlight: row.r_in_flight_cap ?? 0,
     };
   }
-  const ledgerId = String(row.id);
-  if (row.outcome === 'pending') {
-    return { kind: 'reserved', key, window, ledgerId, source: row.source as ChargeSource };
+  if (row.r_outcome === 'pending') {
+    return { kind: 'reserved', key, window, ledgerId, source: row.r_source as ChargeSource };
   }
   return {
-    kind: row.outcome as 'rate_limited' | 'sandbox_exhausted' | 'insufficient_credits',
+    kind: row.r_outcome as 'rate_limited' | 'sandbox_exhausted' | 'insufficient_credits',
     key,
     window,
     ledgerId,
@@ -300,8 +375,29 @@ export async function admit(
 }
 
 /**
- * The tiers' plans as the JSON object {@link ADMIT_SQL} reads them from:
- * `{"<tier>": [perMinute, inFlight, [what pays, in order], refusal], …}`.
+ * Admit one call of the key stored under `keyHash`: {@link meter} with one admission. The
+ * service admits through its `Meter` queue (`meter.ts`), which groups admissions.
+ */
+export async function admit(
+  db: Queryable,
+  attempt: Attempt & {
+    plans: TierPlans;
+    /** The instance that holds the reservation (its lease); null: none (tests). */
+    instanceId?: string | null;
+  },
+): Promise<Admission> {
+  const metered = await meter(
+    db,
+    { admissions: [attempt] },
+    { plans: attempt.plans, instanceId: attempt.instanceId ?? null },
+  );
+  return metered.admissions[0] as Admission;
+}
+
+/**
+ * The tiers' plans as the JSON object `storefront_meter` reads them from:
+ * `{"<tier>": [perMinute, inFlight, [what pays, in order], refusal], …}`. The statement
+ * knows only what each source takes; a plan is defined in one place.
  */
 function limitsJson(plans: TierPlans): string {
   // The table is built once (the composition root), so its JSON is too.
@@ -323,78 +419,6 @@ function plansJson(plans: TierPlans): string {
   );
 }
 
-/**
- * $1 key hash, $2 credits the call costs, $3 route, $4 price, $5 request id, $6 the
- * tiers' plans as JSON ({@link limitsJson}: limits, what pays a call and in which
- * order, the refusal when nothing can; the statement knows only what each source
- * takes), $7 the instance that holds the reservation (its lease). The key row is locked first (`k`);
- * everything after it reads the locked row's latest version (its window, balances and
- * calls in flight), so concurrent calls serialize on it. The order of the checks: the
- * rate window, then the money (a call nothing would pay for is told so, 402, rather
- * than to retry), then the calls in flight. A key whose `plan_ends_at` has passed is
- * admitted on the planless tier (docs/decisions.md, "Billing: period end"), whatever its row's
- * tier still says.
- */
-const ADMIT_SQL = `WITH k AS (
-     SELECT key_id, p.tier, tail, credits, included_remaining, sandbox_remaining, revoked_at, in_flight,
-            ($6::jsonb -> p.tier ->> 0)::int AS per_minute,
-            ($6::jsonb -> p.tier ->> 1)::int AS in_flight_cap,
-            CASE WHEN window_start = date_trunc('minute', now()) THEN window_hits + 1 ELSE 1 END AS hits,
-            extract(epoch FROM (date_trunc('minute', now()) + interval '1 minute' - now())) AS reset
-       FROM api_keys,
-            LATERAL (SELECT CASE WHEN plan_ends_at <= now() THEN ${PLANLESS} ELSE tier END AS tier) p
-      WHERE key_hash = $1
-        FOR UPDATE OF api_keys
-   ), funded AS (
-     SELECT k.key_id, k.tier, k.hits, k.reset, k.in_flight, k.in_flight_cap, CASE
-         WHEN k.hits > k.per_minute THEN 'rate_limited'
-         ELSE (SELECT s.source
-                 FROM jsonb_array_elements_text($6::jsonb -> k.tier -> 2) WITH ORDINALITY AS s (source, n)
-                WHERE CASE s.source
-                        WHEN 'sandbox' THEN k.sandbox_remaining > 0
-                        WHEN 'included' THEN k.included_remaining > 0
-                        WHEN 'credits' THEN k.credits >= $2
-                        ELSE s.source = 'unmetered' END
-                ORDER BY s.n LIMIT 1)
-       END AS source
-       FROM k WHERE k.revoked_at IS NULL
-   ), pick AS (
-     SELECT f.key_id, f.tier, f.hits, f.reset, CASE
-         WHEN f.source IN ('sandbox', 'included', 'credits', 'unmetered')
-              AND f.in_flight >= f.in_flight_cap THEN 'too_many_in_flight'
-         ELSE f.source
-       END AS source
-       FROM funded f
-   ), taken AS (
-     UPDATE api_keys a SET
-         window_start = date_trunc('minute', now()),
-         window_hits = p.hits - CASE WHEN p.source = 'too_many_in_flight' THEN 1 ELSE 0 END,
-         sandbox_remaining = a.sandbox_remaining - CASE WHEN p.source = 'sandbox' THEN 1 ELSE 0 END,
-         included_remaining = a.included_remaining - CASE WHEN p.source = 'included' THEN 1 ELSE 0 END,
-         credits = a.credits - CASE WHEN p.source = 'credits' THEN $2::bigint ELSE 0 END,
-         in_flight = a.in_flight + CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN 1 ELSE 0 END,
-         calls = a.calls + CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN 1 ELSE 0 END,
-         last_used_at = CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN now() ELSE a.last_used_at END
-       FROM pick p
-      WHERE a.key_id = p.key_id
-      RETURNING a.key_id
-   ), rec AS (
-     INSERT INTO ledger (key_id, route, price, units, source, outcome, finished_at, request_id, instance_id)
-     SELECT p.key_id, $3, $4,
-            CASE p.source WHEN 'credits' THEN $2::int WHEN 'sandbox' THEN 1 WHEN 'included' THEN 1 ELSE 0 END,
-            CASE WHEN p.source IN ('sandbox', 'included', 'credits', 'unmetered') THEN p.source ELSE 'none' END,
-            CASE WHEN p.source IN ('rate_limited', 'too_many_in_flight') THEN p.source
-                 WHEN p.source IS NOT NULL THEN 'pending'
-                 ELSE $6::jsonb -> p.tier ->> 3 END,
-            CASE WHEN p.source IS NULL OR p.source IN ('rate_limited', 'too_many_in_flight') THEN now() END,
-            $5, $7::text
-       FROM pick p
-     RETURNING id, source, outcome
-   )
-   SELECT k.key_id, k.tier, k.tail, k.credits, k.revoked_at, k.per_minute, k.in_flight_cap,
-          p.source AS picked, p.hits, p.reset, r.id, r.source, r.outcome
-     FROM k LEFT JOIN pick p ON true LEFT JOIN rec r ON true`;
-
 /** How a reserved attempt ended. */
 export interface Finish {
   readonly charged: boolean;
@@ -411,101 +435,38 @@ export interface Settlement {
 }
 
 /**
- * Count charged calls whose answers are about to go out off their keys' calls in flight,
- * in one statement: their rows stay pending (the charge is committed once the answer
- * has been written, {@link finishAll}) but are marked `answered`, so that neither that
- * commit nor a release counts them off again. Run before the answer goes out, so the
- * caller's next call, on any instance, finds the count without them (docs/decisions.md,
- * "A call leaves the in-flight count before its answer"). Returns the ids marked.
- *
- * Its commit does not wait for the WAL flush (`synchronous_commit` off for this
- * statement's transaction only): the mark moves no money, and one lost in a database
- * crash is lost whole (the row and the key's count together), so the row's commit or
- * release counts the call off instead.
+ * Count charged calls whose answers are about to go out off their keys' calls in flight
+ * ({@link meter} with answers only): their rows stay pending (the charge is committed once
+ * the answer has been written) but are marked `answered`, so that neither that commit nor
+ * a release counts them off again. Run before the answer goes out, so the caller's next
+ * call, on any instance, finds the count without them (docs/decisions.md, "A call leaves
+ * the in-flight count before its answer"). Returns the ids marked.
  */
 export async function answerAll(db: Queryable, ledgerIds: readonly string[]): Promise<Set<string>> {
-  const { rows } = await db.query<{ id: string | number }>(
-    `WITH lax AS (SELECT set_config('synchronous_commit', 'off', true) AS commit)
-     , done AS (
-       UPDATE ledger l SET answered = true
-        WHERE l.id = ANY ($1::bigint[]) AND l.finished_at IS NULL AND NOT l.answered
-        RETURNING l.id, l.key_id
-     ), per_key AS (
-       SELECT key_id, count(*) AS answered FROM done GROUP BY key_id
-     ), back AS (
-       UPDATE api_keys k SET in_flight = greatest(0, k.in_flight - p.answered)
-         FROM per_key p WHERE k.key_id = p.key_id
-        RETURNING k.key_id
-     )
-     SELECT id FROM done, lax`,
-    [ledgerIds],
-    'storefront_answer',
-  );
-  return new Set(rows.map((row) => String(row.id)));
+  return (await meter(db, { answers: ledgerIds }, NO_ADMISSIONS)).answered;
 }
 
 /**
  * Finish a pending attempt: keep the reservation (charged) or give it back, and count
- * the call off the key's calls in flight unless its answer already did ({@link answerAll}),
- * in one statement with the ledger update. Only a row still `pending` is finished, so a
- * reservation is released at most once even when the sweeper races a slow request.
- * Returns false when the row was no longer pending (the sweeper released it first).
+ * the call off the key's calls in flight unless its answer already did. Returns false
+ * when the row was no longer pending (the sweeper released it first).
  */
 export async function finish(db: Queryable, ledgerId: string, end: Finish): Promise<boolean> {
   return (await finishAll(db, [{ ledgerId, end }])).has(ledgerId);
 }
 
 /**
- * {@link finish} for many attempts in one statement (the charges a busy instance
- * commits together). Returns the ids of the rows that were still pending. A row is
- * pending exactly while `finished_at` is null (a CHECK constraint says so); the
- * statement asks for that rather than `outcome = 'pending'`, and names the rows by
- * `id = ANY(...)`, so that the planner reaches each row through the primary key and
- * never through the sweeper's index of pending rows, whatever its statistics say.
+ * {@link finish} for many attempts in one statement ({@link meter} with finishes only).
+ * Returns the ids of the rows that were still pending.
  */
 export async function finishAll(
   db: Queryable,
   settlements: readonly Settlement[],
 ): Promise<Set<string>> {
-  const { rows } = await db.query<{ id: string | number }>(
-    `WITH done AS (
-       UPDATE ledger l
-          SET (outcome, charged, error, upstream_status, receipt_nonce, finished_at) = (
-                SELECT i.outcome, i.charged, i.error, i.upstream_status, i.receipt_nonce, now()
-                  FROM unnest($1::bigint[], $2::text[], $3::boolean[], $4::text[], $5::int[], $6::text[])
-                    AS i (id, outcome, charged, error, upstream_status, receipt_nonce)
-                 WHERE i.id = l.id)
-        WHERE l.id = ANY ($1::bigint[]) AND l.finished_at IS NULL
-        RETURNING l.id, l.key_id, l.source, l.units, l.charged, l.answered
-     ), per_key AS (
-       SELECT key_id,
-              count(*) FILTER (WHERE NOT answered) AS finished,
-              sum(CASE WHEN NOT charged AND source = 'sandbox' THEN units ELSE 0 END) AS sandbox,
-              sum(CASE WHEN NOT charged AND source = 'included' THEN units ELSE 0 END) AS included,
-              sum(CASE WHEN NOT charged AND source = 'credits' THEN units ELSE 0 END) AS credits
-         FROM done GROUP BY key_id
-     ), back AS (
-       UPDATE api_keys k SET
-           in_flight = greatest(0, k.in_flight - p.finished),
-           sandbox_remaining = k.sandbox_remaining + p.sandbox,
-           included_remaining = k.included_remaining + p.included,
-           credits = k.credits + p.credits
-         FROM per_key p WHERE k.key_id = p.key_id
-        RETURNING k.key_id
-     )
-     SELECT id FROM done`,
-    [
-      settlements.map((s) => s.ledgerId),
-      settlements.map((s) => s.end.outcome),
-      settlements.map((s) => s.end.charged),
-      settlements.map((s) => s.end.error),
-      settlements.map((s) => s.end.upstreamStatus),
-      settlements.map((s) => s.end.receiptNonce),
-    ],
-    'storefront_finish',
-  );
-  return new Set(rows.map((row) => String(row.id)));
+  return (await meter(db, { finishes: settlements }, NO_ADMISSIONS)).finished;
 }
+
+const NO_ADMISSIONS = { plans: null, instanceId: null } as const;
 
 /**
  * Release every reservation pending for longer than `olderThanSeconds` (a crash

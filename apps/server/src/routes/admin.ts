@@ -136,7 +136,7 @@ export function adminRoutes(deps: AppDeps): Router {
     if ((await findKeyById(deps.db, keyId)) === null)
       throw new StorefrontError('not_found', `No key \`${keyId}\``);
     // Calls this instance answered are settled before the ledger is read.
-    await deps.settlements.drain();
+    await deps.meter.drain();
     // One row more than asked says whether another page follows.
     const rows = await ledgerFor(deps.db, keyId, { limit: limit + 1, after });
     const entries = rows.slice(0, limit);

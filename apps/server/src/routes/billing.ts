@@ -91,7 +91,7 @@ export function billingRoutes(deps: AppDeps): Router {
 
   router.get('/api/dev/usage', async (req, res) => {
     const key = await bearerOf(req, deps);
-    await deps.settlements.drain();
+    await deps.meter.drain();
     res.setHeader('Cache-Control', 'no-store');
     res.json({ ok: true, days: await usageByDay(deps.db, key.keyId, deps.clock()) });
   });

@@ -36,6 +36,12 @@ export interface ProductPoolOptions {
   readonly idleMs?: number;
   /** A thread whose heap has grown by more than this (MB) during a task is replaced after it ({@link RECYCLE_GROWTH_MB}). */
   readonly recycleMb?: number;
+  /**
+   * Tasks a busy thread is handed beyond the one it runs while tasks wait in the queue
+   * (default 0): it goes from one to the next without waiting for this thread's event
+   * loop to hear of the first's end and post the next ({@link SERVER_PREFETCH}).
+   */
+  readonly prefetch?: number;
   readonly logger: PoolLog;
 }
 
@@ -70,10 +76,11 @@ interface Slot {
   /** Settles once the thread has loaded or exited. */
   loaded: Promise<void>;
   markLoaded(): void;
-  job: Job | null;
+  /** The jobs the thread holds, in the order it runs them: the first runs, the rest wait there. */
+  jobs: Job[];
   timer: NodeJS.Timeout | null;
-  /** The error the current job gets if its timer fires first. */
-  late: ComputeLimitError | null;
+  /** Makes the error the current job gets if its timer fires first (made then, not per task). */
+  late: (() => ComputeLimitError) | null;
   /** The limit that stopped the current job, reported when the thread exits. */
   stopped: ComputeLimit | null;
   /** Stopped on purpose (idle, or its heap grew): it takes no job, and its exit is no fault. */
@@ -102,6 +109,15 @@ const LOAD_WAIT_MS = 10_000;
  * 50 KB page grows it by about 10 MB; a 2 MB article by about 50 MB.
  */
 export const RECYCLE_GROWTH_MB = 40;
+
+/**
+ * Tasks the server hands a busy product thread beyond the one it runs, while tasks wait
+ * (docs/decisions.md, "A busy product thread holds its next tasks"). Without them, a
+ * thread waits after each task until the event loop, busy with everything else, hears of
+ * its end and posts the next. Tasks held by a thread that is stopped go back to the
+ * queue, in their order.
+ */
+export const SERVER_PREFETCH = 8;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -152,7 +168,7 @@ export class ProductPool {
   } {
     return {
       threads: this.#slots.length,
-      busy: this.#slots.filter((slot) => slot.job !== null).length,
+      busy: this.#slots.filter((slot) => slot.jobs.length > 0).length,
       queued: this.#queue.length,
       started: this.#started,
       recycled: this.#recycled,
@@ -242,8 +258,7 @@ export class ProductPool {
       this.#slots.map(async (slot) => {
         if (slot.timer !== null) clearTimeout(slot.timer);
         if (slot.idle !== null) clearTimeout(slot.idle);
-        slot.job?.reject(closing);
-        slot.job = null;
+        for (const job of slot.jobs.splice(0)) job.reject(closing);
         // Never stop a thread while it is still loading its modules: Node 20 can abort the
         // whole process when a worker is terminated in the middle of module evaluation.
         await Promise.race([slot.loaded, delay(LOAD_WAIT_MS)]);
@@ -266,7 +281,7 @@ export class ProductPool {
       ready: false,
       loaded,
       markLoaded,
-      job: null,
+      jobs: [],
       timer: null,
       late: null,
       stopped: null,
@@ -309,7 +324,7 @@ export class ProductPool {
     if (idleMs === undefined) return;
     slot.idle = setTimeout(() => {
       slot.idle = null;
-      if (slot.job === null && !this.#closed) this.#retire(slot);
+      if (slot.jobs.length === 0 && !this.#closed) this.#retire(slot);
     }, idleMs);
     slot.idle.unref();
   }
@@ -336,13 +351,16 @@ export class ProductPool {
       else job.reject(Object.assign(new Error(reply.message), { stack: reply.stack }));
       if (reply.grownMb > (this.#options.recycleMb ?? RECYCLE_GROWTH_MB)) {
         this.#recycled++;
+        this.#requeue(slot);
         this.#retire(slot);
-      } else this.#idle(slot);
+      } else if (slot.jobs.length > 0) this.#arm(slot);
+      else this.#idle(slot);
       this.#dispatch();
     });
     worker.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') slot.stopped ??= 'memory';
       const job = this.#take(slot);
+      this.#requeue(slot);
       if (job === null) {
         if (!slot.ready)
           this.#options.logger.error({ err: error }, 'product thread failed to load');
@@ -364,6 +382,7 @@ export class ProductPool {
       // A job stopped at its deadline was answered when the timer fired.
       const job = this.#take(slot);
       if (job !== null) job.reject(new Error('A product thread stopped during the task'));
+      this.#requeue(slot);
       if (this.#closed) return;
       const index = this.#slots.indexOf(slot);
       if (index < 0) return;
@@ -386,74 +405,95 @@ export class ProductPool {
     });
   }
 
-  /** The slot's job, detached from it and its timer. */
+  /** The job the slot's thread runs, taken off the slot and its timer; the next one, if any, runs now. */
   #take(slot: Slot): Job | null {
-    const { job } = slot;
     if (slot.timer !== null) clearTimeout(slot.timer);
     slot.timer = null;
     slot.late = null;
-    slot.job = null;
-    return job;
+    return slot.jobs.shift() ?? null;
   }
 
   /**
-   * The next queued job with time left, with how long it may run and the error it gets
-   * if it runs longer; jobs whose call has no time left are failed on the way.
+   * Put the jobs still waiting on `slot`'s thread back at the head of the queue, in their
+   * order: the thread is stopping before it ran them.
    */
-  #next(): { job: Job; runMs: number; late: ComputeLimitError } | null {
+  #requeue(slot: Slot): void {
+    const waiting = slot.jobs.splice(0);
+    if (waiting.length > 0) this.#queue.unshift(...waiting);
+  }
+
+  /**
+   * Start the clock of the job `slot`'s thread runs now: the pool's deadline, or what is
+   * left of its call's budget if that is sooner (at least 1 ms: a job whose budget ran out
+   * while it waited on the thread is stopped with its thread at once).
+   */
+  #arm(slot: Slot): void {
+    const job = slot.jobs[0];
+    if (job === undefined) return;
+    const { deadlineMs } = this.#options;
+    const { deadline } = job;
+    const own = deadline === undefined || msLeft(deadline) >= deadlineMs;
+    const runMs = own ? deadlineMs : Math.max(1, msLeft(deadline));
+    slot.late = own
+      ? () =>
+          new ComputeLimitError(
+            'deadline',
+            `Processing the page took longer than ${deadlineMs / 1000} s`,
+          )
+      : () => budgetSpent(deadline);
+    slot.timer = setTimeout(() => {
+      // Answer at once: a thread busy collecting a large heap can take a while to exit.
+      const error = slot.late?.();
+      const stopped = this.#take(slot);
+      slot.stopped = 'deadline';
+      stopped?.reject(error);
+      this.#requeue(slot);
+      void slot.worker.terminate();
+    }, runMs);
+    slot.timer.unref();
+  }
+
+  /** The next queued job with time left; jobs whose call has no time left are failed on the way. */
+  #next(): Job | null {
     for (;;) {
       const job = this.#queue.shift();
       if (job === undefined) return null;
       job.detach();
-      // The task's own deadline, or what is left of its call's budget if that is sooner.
-      if (job.deadline === undefined || msLeft(job.deadline) >= this.#options.deadlineMs) {
-        const late = new ComputeLimitError(
-          'deadline',
-          `Processing the page took longer than ${this.#options.deadlineMs / 1000} s`,
-        );
-        return { job, runMs: this.#options.deadlineMs, late };
-      }
-      const runMs = msLeft(job.deadline);
-      if (runMs >= 1) return { job, runMs, late: budgetSpent(job.deadline) };
+      if (job.deadline === undefined || msLeft(job.deadline) >= 1) return job;
       job.reject(budgetSpent(job.deadline));
     }
   }
 
-  #dispatch(): void {
-    for (const slot of this.#slots) {
-      if (this.#queue.length === 0) return;
-      if (!slot.ready || slot.job !== null || slot.stopped !== null || slot.retired) continue;
-      const next = this.#next();
-      if (next === null) return;
-      const { job, runMs, late } = next;
-      if (slot.idle !== null) clearTimeout(slot.idle);
-      slot.idle = null;
-      slot.job = job;
-      slot.late = late;
-      slot.timer = setTimeout(() => {
-        // Answer at once: a thread busy collecting a large heap can take a while to exit.
-        const error = slot.late;
-        const stopped = this.#take(slot);
-        slot.stopped = 'deadline';
-        stopped?.reject(error);
-        void slot.worker.terminate();
-      }, runMs);
-      slot.timer.unref();
-      if (!this.#warm && WARMED_TASKS.has(job.task)) this.#warmUp();
-      try {
-        slot.worker.postMessage({ task: job.task, input: job.input });
-        this.#started++;
-      } catch (error) {
-        // Input that cannot be cloned: the task's fault, not the thread's.
-        this.#take(slot);
-        job.reject(error);
+  /** Hand `job` to `slot`'s thread; false when its input cannot be cloned (the job is failed). */
+  #post(slot: Slot, job: Job): boolean {
+    slot.jobs.push(job);
+    if (slot.jobs.length === 1) this.#arm(slot);
+    if (!this.#warm && WARMED_TASKS.has(job.task)) this.#warmUp();
+    try {
+      slot.worker.postMessage({ task: job.task, input: job.input });
+      this.#started++;
+      return true;
+    } catch (error) {
+      // Input that cannot be cloned: the task's fault, not the thread's.
+      slot.jobs.pop();
+      if (slot.jobs.length === 0) {
+        if (slot.timer !== null) clearTimeout(slot.timer);
+        slot.timer = null;
+        slot.late = null;
         this.#idle(slot);
       }
+      job.reject(error);
+      return false;
     }
+  }
+
+  #dispatch(): void {
+    this.#hand(1, 0);
+    if (this.#queue.length === 0) return;
     // Tasks still waiting: start threads for them, up to the pool's size. A thread still
     // loading takes the next task once it is ready.
-    const loading = this.#slots.filter((slot) => !slot.ready).length;
-    let wanted = this.#queue.length - loading;
+    const loading = () => this.#slots.filter((slot) => !slot.ready).length;
+    let wanted = this.#queue.length - loading();
     while (
       wanted > 0 &&
       this.#slots.length < this.#options.threads &&
@@ -462,6 +502,23 @@ export class ProductPool {
     ) {
       this.#slots.push(this.#spawn());
       wanted--;
+    }
+    // What the loading threads will not take: each busy thread holds up to `prefetch` more.
+    const prefetch = this.#options.prefetch ?? 0;
+    if (prefetch > 0) this.#hand(1 + prefetch, loading());
+  }
+
+  /** Hand queued jobs to the ready threads until each holds `held`, leaving `leave` queued. */
+  #hand(held: number, leave: number): void {
+    for (const slot of this.#slots) {
+      if (!slot.ready || slot.stopped !== null || slot.retired) continue;
+      while (this.#queue.length > leave && slot.jobs.length < held) {
+        const job = this.#next();
+        if (job === null) return;
+        if (slot.idle !== null) clearTimeout(slot.idle);
+        slot.idle = null;
+        this.#post(slot, job);
+      }
     }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * A product thread (see `pool.ts`): runs product tasks (route `compute` functions) on the inputs the
- * pool posts, one at a time, and posts each result back (an asynchronous product's once
- * its promise settles). A throw is posted back as a message, so one bad input never
+ * pool posts, one at a time in the order they came, and posts each result back (an
+ * asynchronous product's once its promise settles). A throw is posted back as a message, so one bad input never
  * costs the thread. Once ready, it starts the products' warm-ups in the background.
  */
 import { getHeapStatistics } from 'node:v8';
@@ -32,36 +32,51 @@ function threw(error: unknown): void {
   port?.postMessage({ kind: 'threw', message, stack, grownMb: grownMb() });
 }
 
-port.on('message', ({ task, input }: { task: string; input: unknown }) => {
-  if (task === WARM) {
+/** Tasks posted while one still runs (the pool may hand a busy thread its next ones). */
+const waiting: { task: string; input: unknown }[] = [];
+let running = false;
+
+port.on('message', (message: { task: string; input: unknown }) => {
+  if (message.task === WARM) {
     warm();
     return;
   }
-  let value: unknown;
-  try {
-    value = runTask(task, input);
-  } catch (error) {
-    threw(error);
-    return;
-  }
-  // An asynchronous product (pdf) answers with a promise: post what it settles to. The
-  // pool hands this thread its next task only after the answer, so tasks never overlap.
-  if (value instanceof Promise) {
-    value.then((settled) => {
-      try {
-        port.postMessage({ kind: 'done', value: settled, grownMb: grownMb() });
-      } catch (error) {
-        threw(error);
-      }
-    }, threw);
-    return;
-  }
-  try {
-    port.postMessage({ kind: 'done', value, grownMb: grownMb() });
-  } catch (error) {
-    threw(error);
-  }
+  waiting.push(message);
+  if (!running) runWaiting();
 });
+
+/**
+ * Run the waiting tasks one after the other, in the order they came, posting each
+ * answer before the next starts. An asynchronous product (pdf) answers with a promise:
+ * the next task starts once it has settled, so tasks never overlap.
+ */
+function runWaiting(): void {
+  running = true;
+  for (let next = waiting.shift(); next !== undefined; next = waiting.shift()) {
+    let value: unknown;
+    try {
+      value = runTask(next.task, next.input);
+    } catch (error) {
+      threw(error);
+      continue;
+    }
+    if (value instanceof Promise) {
+      value.then((settled) => done(settled), threw).finally(runWaiting);
+      return;
+    }
+    done(value);
+  }
+  running = false;
+}
+
+function done(value: unknown): void {
+  try {
+    port?.postMessage({ kind: 'done', value, grownMb: grownMb() });
+  } catch (error) {
+    threw(error);
+  }
+}
+
 port.postMessage({ kind: 'ready' });
 // Then, when the pool asks, load what products need ahead of their first call (pdf.js),
 // in the background: the pool asks once a route with a warm-up has been called, so a

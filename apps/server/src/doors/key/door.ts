@@ -1,14 +1,7 @@
-import type { Database } from '../../db/database.js';
 import { type KeyRefusal, keyRefusalText } from '../../metering/key-refusals.js';
 import { bearerKey, hashKey } from '../../metering/keys.js';
-import type { Settlements } from '../../metering/settlements.js';
-import {
-  type AdmittedKey,
-  admit,
-  type ChargeSource,
-  type Finish,
-  finish,
-} from '../../metering/store.js';
+import type { Meter } from '../../metering/meter.js';
+import type { AdmittedKey, ChargeSource, Finish } from '../../metering/store.js';
 import { creditsFor, type TierPlans } from '../../metering/tiers.js';
 import type { Door, Headers, PaidCall, Refusal } from '../../pipeline/door.js';
 import { refusal } from '../../pipeline/refusal.js';
@@ -31,11 +24,9 @@ export interface KeyTicket {
 
 /** What the key door needs. */
 export interface KeyDoorDeps {
-  readonly db: Database;
-  readonly settlements: Settlements;
+  /** The meter: admissions, answers and commits, grouped into statements. */
+  readonly meter: Meter;
   readonly plans: TierPlans;
-  /** The instance whose lease holds the reservations; null: none (they wait for the age sweep). */
-  readonly instanceId?: string | null;
   /** The 402 answer with the payment terms of `call` (the x402 door's challenge). */
   paymentRequired(call: PaidCall, error: PaymentRefusal, message: string): Refusal;
 }
@@ -46,12 +37,13 @@ export type PaymentRefusal = 'payment_required' | 'sandbox_exhausted' | 'insuffi
 /**
  * The key door (spec "Authentication"; DESIGN §4): a bearer key, its rate window, its
  * calls in flight and a reservation of what pays the call, decided by one atomic
- * statement ({@link admit}); a charged call's reservation is committed once its answer
+ * statement (`storefront_meter`, through the {@link Meter}, which groups the calls that
+ * arrive together); a charged call's reservation is committed once its answer
  * has been written, any other released before its answer goes out.
  */
 export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
   const release = (ticket: KeyTicket, end: Omit<Finish, 'charged'>) =>
-    finish(deps.db, ticket.ledgerId, { ...end, charged: false });
+    deps.meter.settle(ticket.ledgerId, { ...end, charged: false });
 
   return {
     name: 'key',
@@ -70,14 +62,12 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
         return refusal('invalid_key', keyRefusalText(bearer), { requestId });
       }
       const keyHash = hashKey(bearer.key);
-      const admission = await admit(deps.db, {
+      const admission = await deps.meter.admit({
         keyHash,
         route: call.route.name,
         price: call.price.amount,
         credits: creditsFor(call.price.amount),
         requestId,
-        plans: deps.plans,
-        instanceId: deps.instanceId ?? null,
       });
       if (admission.kind === 'unknown' || admission.kind === 'revoked') {
         const why: KeyRefusal =
@@ -135,7 +125,7 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
           // The caller may send its next call, to any instance, as soon as it has this
           // answer: the call leaves the key's calls in flight before the answer goes out
           // (its charge is committed once the answer has been written).
-          await deps.settlements.answer(ticket.ledgerId);
+          await deps.meter.answer(ticket.ledgerId);
           return { ok: true, headers: chargeHeader(ticket) };
         case 'free':
           // A free answer gives the reservation back first, so the balance is right by
@@ -171,7 +161,7 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
       const { error, upstreamStatus } = ending.outcome;
       const { receiptNonce } = ending;
       // A charged answer is committed once written in full; released if the caller left.
-      void deps.settlements.settle(
+      void deps.meter.settle(
         ticket.ledgerId,
         written
           ? { charged: true, outcome: 'delivered', error, upstreamStatus, receiptNonce }
