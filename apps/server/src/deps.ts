@@ -9,7 +9,7 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createDoors, type Doors, termsOf } from './doors/index.js';
-import { HostLimiter, type JobServices } from './jobs/crawl.js';
+import { HostLimiter, HostRulesCache, type JobServices } from './jobs/crawl.js';
 import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
 import type { WebhookServices } from './jobs/webhooks.js';
@@ -161,6 +161,7 @@ export function buildDeps(parts: AppParts): AppDeps {
       logger: parts.logger,
       pageBudgetMs: config.callDeadlineMs,
       hosts: new HostLimiter(config.jobs?.perHost ?? 8),
+      hostRules: new HostRulesCache(),
       ...(parts.webhookRetryMs === undefined ? {} : { retryMs: parts.webhookRetryMs }),
     },
   };

@@ -270,6 +270,14 @@ describe('crawl jobs through the key door', () => {
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect((answer.body as { error: string }).error).toBe('invalid_params');
     }
+    const broken = await fetchJson(`${base}/jobs/crawl`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{"url": ',
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.body).toMatchObject({ ok: false, error: 'invalid_params' });
+    expect(JSON.stringify(broken.body)).not.toMatch(/ at .*\.(ts|js):\d+/);
     expect(await balance(key)).toBe(100);
 
     const poor = await createJob(key, { url: `${site.origin}/p/0`, limit: 21 });

@@ -44,6 +44,8 @@ export interface JobServices {
   readonly pageBudgetMs: number;
   /** Fetches in flight to one origin from this process at most. */
   readonly hosts: HostLimiter;
+  /** robots.txt and crawl-delay per job and origin already read in this process. */
+  readonly hostRules: HostRulesCache;
 }
 
 /** The page product of a job: `/buy/markdown` for markdown, `/buy/fetch` for text. */
@@ -155,9 +157,13 @@ export async function crawlPage(services: JobServices, task: PageTask): Promise<
   if (host.delayMs > 0) await waitForSlot(services.db, job.id, origin);
 
   const { route, params } = pageRouteOf(services.registry, job.params.format);
-  const deadline = callDeadline(services.pageBudgetMs);
-  const within = withinDeadline(services, deadline, new AbortController().signal);
-  const fetched = await services.hosts.run(origin, () => within.fetcher.fetch(task.url));
+  // The page's budget starts once it has its fetch slot: waiting for the origin's
+  // other fetches is not the page's time.
+  const { fetched, deadline, within } = await services.hosts.run(origin, async () => {
+    const deadline = callDeadline(services.pageBudgetMs);
+    const within = withinDeadline(services, deadline, new AbortController().signal);
+    return { fetched: await within.fetcher.fetch(task.url), deadline, within };
+  });
   const pageParams = { ...(params as object), url: task.url };
   const outcome = await perform(
     route,
@@ -571,8 +577,10 @@ interface HostRules {
  * worker's row wins (a second reads it back), so every worker of the job follows one.
  */
 async function hostRules(services: JobServices, jobId: string, origin: string): Promise<HostRules> {
+  const cached = services.hostRules.get(jobId, origin);
+  if (cached !== undefined) return cached;
   const stored = await storedHostRules(services.db, jobId, origin);
-  if (stored !== null) return stored;
+  if (stored !== null) return services.hostRules.put(jobId, origin, stored);
   const result = await services.fetcher.fetch(`${origin}/robots.txt`);
   const rules = robotsRulesOf(result);
   const delay = rules.mode === 'rules' ? crawlDelayOf(rules.robots) : 0;
@@ -581,8 +589,36 @@ async function hostRules(services: JobServices, jobId: string, origin: string): 
      ON CONFLICT DO NOTHING RETURNING origin`,
     [jobId, origin, JSON.stringify(rules), Math.round(delay * 1000)],
   );
-  if (inserted.rows.length > 0) return { rules, delayMs: Math.round(delay * 1000) };
-  return (await storedHostRules(services.db, jobId, origin)) as HostRules;
+  const made =
+    inserted.rows.length > 0
+      ? { rules, delayMs: Math.round(delay * 1000) }
+      : ((await storedHostRules(services.db, jobId, origin)) as HostRules);
+  return services.hostRules.put(jobId, origin, made);
+}
+
+/** Origins' rules kept per process at most (the oldest go first). */
+const HOST_RULES_KEPT = 1024;
+
+/**
+ * The robots.txt rules and crawl-delay of each (job, origin) this process has read: they
+ * never change once stored, so a page of a job reads them from the database once per
+ * process rather than once per page (a parsed robots.txt can be large).
+ */
+export class HostRulesCache {
+  readonly #kept = new Map<string, HostRules>();
+
+  get(jobId: string, origin: string): HostRules | undefined {
+    return this.#kept.get(`${jobId} ${origin}`);
+  }
+
+  put(jobId: string, origin: string, rules: HostRules): HostRules {
+    if (this.#kept.size >= HOST_RULES_KEPT) {
+      const oldest = this.#kept.keys().next().value;
+      if (oldest !== undefined) this.#kept.delete(oldest);
+    }
+    this.#kept.set(`${jobId} ${origin}`, rules);
+    return rules;
+  }
 }
 
 async function storedHostRules(

@@ -190,7 +190,12 @@ function describe(job: NewJob): string {
  * tried again (the authorization stays good until its deadline); an amount of 0 moves
  * nothing.
  */
-export async function settleJob(db: Database, payments: JobPayments, jobId: string): Promise<void> {
+export async function settleJob(
+  db: Database,
+  payments: JobPayments,
+  jobId: string,
+  lastTry = false,
+): Promise<void> {
   const job = await readJob(db, jobId);
   if (job === null || job.payment === null || job.payment.scheme !== 'upto') return;
   if (job.payment.state !== 'authorized') return;
@@ -204,9 +209,13 @@ export async function settleJob(db: Database, payments: JobPayments, jobId: stri
     { amount },
   );
   if (!settled.success) {
-    throw new Error(
-      `upto settlement refused: ${settled.errorReason ?? 'unknown'} ${settled.errorMessage ?? ''}`,
-    );
+    const reason = `${settled.errorReason ?? 'unknown'} ${settled.errorMessage ?? ''}`.trim();
+    // Out of tries: the job shows that nothing was paid, and why.
+    if (lastTry) {
+      await recordSettlement(db, job, { state: 'unsettled', error: reason });
+      return;
+    }
+    throw new Error(`upto settlement refused: ${reason}`);
   }
   await recordSettlement(db, job, {
     state: 'settled',

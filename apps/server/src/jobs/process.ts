@@ -50,7 +50,7 @@ export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRu
       services: options.deps.jobs.services,
       connection: options.connection,
       concurrency: options.concurrency,
-      settle: (jobId) => settleJob(options.db, options.deps.jobs.payments, jobId),
+      settle: (jobId, lastTry) => settleJob(options.db, options.deps.jobs.payments, jobId, lastTry),
       onWorkers: record,
       onUnexpectedStop: (error) => {
         logger.error({ err: error }, 'job workers stopped unexpectedly; starting new ones');

@@ -41,7 +41,7 @@ export interface RunnerOptions {
   readonly connection: QueueConnection;
   readonly concurrency?: number;
   /** Settles an x402 job paid with `upto` once it ended; absent, settle tasks wait. */
-  readonly settle?: (jobId: string) => Promise<void>;
+  readonly settle?: (jobId: string, lastTry: boolean) => Promise<void>;
   /** Called with the ids of this process's workers once they exist (their lease holds them). */
   readonly onWorkers?: (ids: readonly string[]) => void;
   /** Called when the runner ends without `stop` (its pool failed). */
@@ -109,9 +109,9 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
     [TASKS.webhooks]: async (payload) => {
       await deliverEvents(services, (payload as { job: string }).job);
     },
-    [TASKS.settle]: async (payload) => {
+    [TASKS.settle]: async (payload, helpers) => {
       if (options.settle === undefined) throw new Error('No x402 settlement in this process');
-      await options.settle((payload as { job: string }).job);
+      await options.settle((payload as { job: string }).job, lastTry(helpers));
     },
   };
   const concurrency = options.concurrency ?? JOB_CONCURRENCY;
