@@ -103,7 +103,9 @@ export async function scaleBenchmark(options: {
       await server?.close();
       await agent.close();
       await upstream.close();
-      await db?.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await db?.exec(
+        `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
+      );
       await db?.close();
       rmSync(dataDir, { recursive: true, force: true });
     })();

@@ -170,7 +170,9 @@ export async function serviceBenchmark(
       await fetcher.close();
       await upstream.close();
       const db = await openDatabase({ url: databaseUrl, dataDir: null });
-      await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await db.exec(
+        `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
+      );
       await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     })();

@@ -85,7 +85,9 @@ export async function x402Benchmark(options: X402Options): Promise<void> {
       await stack?.close();
       if (databaseUrl !== '') {
         const db = await openDatabase({ url: databaseUrl, dataDir: null });
-        await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await db.exec(
+          `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
+        );
         await db.close();
       }
       rmSync(dataDir, { recursive: true, force: true });

@@ -2,7 +2,6 @@ import compression from 'compression';
 import express, { type Express } from 'express';
 import type { AppDeps } from './deps.js';
 import { cors } from './http/cors.js';
-import { getOnly } from './http/methods.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
@@ -47,11 +46,15 @@ export function createApp(deps: AppDeps): Express {
 
   // Cross-origin reads of the public routes; preflights end here, before any door.
   app.use(cors());
-  // Answers of 16 KiB and more go out compressed when the client accepts gzip or br.
-  app.use(compression({ threshold: COMPRESS_FROM_BYTES }));
-  // Only GET reaches a `/buy/*` route: HEAD and every other method end here with 405.
-  app.all('/buy/:product', getOnly([...deps.registry.map((route) => route.name), 'signal']));
-  // Paid calls first: the hot path matches its route before any other router.
+  // Answers of 16 KiB and more go out compressed when the client accepts gzip or br; a
+  // request that names no encoding can only get identity, and skips the wrapping.
+  const compress = compression({ threshold: COMPRESS_FROM_BYTES });
+  app.use(function compressWhenAccepted(req, res, next) {
+    if (req.headers['accept-encoding'] === undefined) return next();
+    compress(req, res, next);
+  });
+  // Paid calls first: the hot path matches its route before any other router. Only GET
+  // reaches a paid route: HEAD and every other method end there with 405.
   app.use(buyRoutes(deps));
   app.use(healthRoutes(deps));
   app.use(attestationRoutes(deps));

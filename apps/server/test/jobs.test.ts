@@ -31,6 +31,9 @@ const schema = uniqueSchema();
 const dataDir = tempDir('storefront-jobs-');
 let site: CrawlSite;
 let slow: CrawlSite;
+/** A site whose sitemap answers only when the test says so. */
+let late: CrawlSite;
+let releaseSitemap: () => void;
 let server: RunningServer;
 let base: string;
 let hook: Receiver;
@@ -120,6 +123,13 @@ describe('crawl jobs through the key door', () => {
   beforeAll(async () => {
     site = await startCrawlSite({ pages: 31, sitemap: [30] });
     slow = await startCrawlSite({ pages: 200, delayMs: 150 });
+    late = await startCrawlSite({
+      pages: 5,
+      sitemap: [4],
+      holdSitemap: new Promise<void>((resolve) => {
+        releaseSitemap = resolve;
+      }),
+    });
     hook = new Receiver();
     const hookAllow = await hook.listen();
     polite = await startPoliteSite();
@@ -132,7 +142,7 @@ describe('crawl jobs through the key door', () => {
           DATA_DIR: dataDir,
           ADMIN_TOKEN,
           LOG_LEVEL: 'silent',
-          SAFE_FETCH_ALLOW: `${site.allow},${slow.allow},${hookAllow},${polite.allow}`,
+          SAFE_FETCH_ALLOW: `${site.allow},${slow.allow},${late.allow},${hookAllow},${polite.allow}`,
           FACILITATOR_URL: 'http://127.0.0.1:9/',
           ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
           JOB_CONCURRENCY: '4',
@@ -152,6 +162,8 @@ describe('crawl jobs through the key door', () => {
     await server?.close();
     await site?.close();
     await slow?.close();
+    releaseSitemap?.();
+    await late?.close();
     hook?.server.close();
     polite?.server.close();
     await dropSchema(schema);
@@ -253,6 +265,33 @@ describe('crawl jobs through the key door', () => {
     });
     const d = await until(key, (included.body as unknown as Job).jobId, ended);
     expect(d.total).toBe(7);
+  }, 60_000);
+
+  it('crawls the start page while the sitemap is read, and ends only once its URLs are in', async () => {
+    const { key } = await liveKey(1000);
+    const created = await createJob(key, {
+      url: `${late.origin}/p/0`,
+      maxDepth: 1,
+      format: 'text',
+    });
+    const id = (created.body as unknown as Job).jobId;
+    // The start page and its two children are made while the sitemap is held back, and
+    // the job, which has nothing else queued, keeps running.
+    const before = await until(key, id, (job) => job.completed === 3 || ended(job));
+    expect(before.status).toBe('running');
+    releaseSitemap();
+    const job = await until(key, id, ended);
+    expect([job.status, job.total, job.completed]).toEqual(['completed', 4, 4]);
+    const pages = (await allPages(key, id, 50)) as { url: string }[];
+    const paths = pages.map((page) => new URL(page.url).pathname);
+    expect([paths[0], ...paths.slice(1, 3).sort(), paths[3]]).toEqual([
+      '/p/0',
+      '/p/1',
+      '/p/2',
+      '/p/4',
+    ]);
+    // One robots.txt and one sitemap read; robots.txt shared by the seed and the start page.
+    expect([late.hits.get('/robots.txt'), late.hits.get('/sitemap.xml')]).toEqual([1, 1]);
   }, 60_000);
 
   it('refuses a bad body with 400 before any charge, and shows a job to its key only', async () => {

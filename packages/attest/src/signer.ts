@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 import { StorefrontError, sha256Hex } from '@storefront/core';
 import { Wallet } from 'ethers';
 import { ATTEST_ALG, ATTEST_SCHEME, buildMessage } from './message.js';
@@ -23,7 +23,7 @@ export type PersonalSign = (message: string) => string;
 export interface SignerOptions {
   /** Current time; default `() => new Date()`. */
   readonly clock?: () => Date;
-  /** Random bytes for the nonce; default `crypto.randomBytes`. */
+  /** Random bytes for the nonce; default `crypto.randomFillSync` over a pool ({@link pooledRandom}). */
   readonly random?: (size: number) => Uint8Array;
   /**
    * A faster signing backend (a native secp256k1, say), given the normalised
@@ -47,6 +47,29 @@ export interface Signer {
 /** Bytes of nonce entropy: 128 bits. */
 export const NONCE_BYTES = 16;
 
+/** Bytes drawn from the CSPRNG at once for nonces: 256 nonces. */
+const RANDOM_POOL_BYTES = 4096;
+
+/**
+ * Random bytes from a pool that one `randomFillSync` call fills, 4 KiB at a time: a call
+ * into the CSPRNG per 16-byte nonce cost more than the rest of the nonce's work (Node's
+ * `randomUUID` pools its entropy the same way). Each byte is handed out once; the bytes
+ * returned are a view that the next refill overwrites, so a caller copies them at once.
+ */
+function pooledRandom(): (size: number) => Uint8Array {
+  const pool = Buffer.allocUnsafe(RANDOM_POOL_BYTES);
+  let at = RANDOM_POOL_BYTES;
+  return (size) => {
+    if (size > RANDOM_POOL_BYTES) return randomBytes(size);
+    if (at + size > RANDOM_POOL_BYTES) {
+      randomFillSync(pool);
+      at = 0;
+    }
+    at += size;
+    return pool.subarray(at - size, at);
+  };
+}
+
 /** The message a `personalSign` backend must sign exactly as ethers does; multi-byte on purpose. */
 const PROBE_MESSAGE = `${ATTEST_SCHEME} signer probe: café, 東京, 🔏`;
 
@@ -69,7 +92,7 @@ export function createSigner(privateKey: string, options: SignerOptions = {}): S
     );
   }
   const clock = options.clock ?? (() => new Date());
-  const random = options.random ?? ((size: number) => randomBytes(size));
+  const random = options.random ?? pooledRandom();
   const personalSign =
     options.personalSign === undefined
       ? // EIP-191 personal_sign: keccak256("\x19Ethereum Signed Message:\n" + len + message).

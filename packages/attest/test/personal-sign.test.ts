@@ -111,3 +111,21 @@ describe('createSigner personalSign option', () => {
     expect((error as Error).cause).toBe(cause);
   });
 });
+
+describe('receipt nonces', () => {
+  it('gives every receipt its own 128-bit nonce, past the pool refills, each one verifying', () => {
+    const signer = createSigner(TEST_PRIVATE_KEY);
+    // 4 KiB pools hold 256 nonces: 1,000 receipts cross three refills.
+    const receipts = Array.from({ length: 1000 }, () => signer.sign('same text', signMeta));
+    const nonces = receipts.map((r) => r.nonce);
+    expect(nonces.every((nonce) => /^0x[0-9a-f]{32}$/.test(nonce))).toBe(true);
+    expect(new Set(nonces).size).toBe(1000);
+    // A nonce handed out is not changed by the refills after it.
+    for (const r of [0, 255, 256, 999].map((i) => receipts[i] as (typeof receipts)[number])) {
+      expect(r.verify.message).toContain(`nonce:${r.nonce}`);
+      expect(
+        verifyReceipt({ ...meta, text: 'same text', attestation: r }, TEST_ADDRESS).valid,
+      ).toBe(true);
+    }
+  });
+});

@@ -15,6 +15,8 @@ export interface CrawlSiteOptions {
   readonly robots?: string;
   /** Serve `/sitemap.xml` listing these page numbers. */
   readonly sitemap?: readonly number[];
+  /** `/sitemap.xml` answers only once this settles (a sitemap slower than the pages). */
+  readonly holdSitemap?: Promise<unknown>;
 }
 
 /** A loopback site of linked pages for crawl jobs, counting what was asked of it. */
@@ -84,8 +86,10 @@ export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSi
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(crawlPageHtml(i, options.pages));
     };
-    if (options.delayMs) setTimeout(answer, options.delayMs);
-    else answer();
+    const held = path === '/sitemap.xml' ? options.holdSitemap : undefined;
+    const answerNow = held === undefined ? answer : () => void held.finally(answer);
+    if (options.delayMs) setTimeout(answerNow, options.delayMs);
+    else answerNow();
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

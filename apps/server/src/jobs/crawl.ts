@@ -99,32 +99,61 @@ export class HostLimiter {
 }
 
 /**
- * A new job's first task: read robots.txt of the start origin (rules and crawl-delay,
- * kept for every worker) and its sitemaps, then admit the start URL's task and the
- * sitemap URLs the filters, robots.txt and the limit allow (one hop deep), and start.
+ * A new job's first task, in two steps. First the start URL's task is queued and the
+ * job runs, so its first page is fetched while the sitemaps are read; `seeding` keeps
+ * the job from ending meanwhile. Then robots.txt of the start origin (rules and
+ * crawl-delay, kept for every worker) and its sitemaps are read, and the sitemap URLs
+ * the filters, robots.txt and the limit allow are admitted (one hop deep) in the same
+ * transaction that clears `seeding`. A task run again after a crash between the steps
+ * finds the job running and seeding, and does the second step.
  */
 export async function seedJob(services: JobServices, jobId: string): Promise<void> {
   const job = await readJob(services.db, jobId);
-  if (job === null || job.status !== 'queued') return;
+  if (job === null) return;
+  if (job.status === 'queued') {
+    const wantsSitemap = job.params.limit > 1 && job.params.maxDepth > 0;
+    const started = await services.db.transaction(async (tx) => {
+      const locked = await lockJob(tx, jobId);
+      if (locked === null || locked.status !== 'queued') return false;
+      await services.queue.addPages(tx, jobId, [locked.params.url], 0);
+      await tx.query(
+        `UPDATE crawl_jobs SET status = 'running', seeding = $2, updated_at = now() WHERE id = $1`,
+        [jobId, wantsSitemap],
+      );
+      return wantsSitemap;
+    });
+    if (!started) return;
+  } else if (job.status !== 'running' || !job.seeding) {
+    return;
+  }
   const origin = new URL(job.params.url).origin;
   const { rules } = await hostRules(services, job.id, origin);
   const allowed = urlFilter(job.params);
-  const seeds =
-    job.params.limit > 1 && job.params.maxDepth > 0
-      ? (await sitemapUrls(services.fetcher, origin, rules)).filter(
-          (url) => url !== job.params.url && allowed(url) && robotsAllow(rules, url),
-        )
-      : [];
+  const seeds = (await sitemapUrls(services.fetcher, origin, rules)).filter(
+    (url) => url !== job.params.url && allowed(url) && robotsAllow(rules, url),
+  );
+  await endSeeding(services, jobId, seeds);
+}
+
+/**
+ * Admit the sitemap URLs `seeds` to a seeding job and clear `seeding`; the job ends
+ * here when its pages are all made already.
+ */
+async function endSeeding(
+  services: JobServices,
+  jobId: string,
+  seeds: readonly string[],
+): Promise<void> {
   await services.db.transaction(async (tx) => {
     const locked = await lockJob(tx, jobId);
-    if (locked === null || locked.status !== 'queued') return;
-    await services.queue.addPages(tx, jobId, [locked.params.url], 0);
+    if (locked === null || locked.status !== 'running' || !locked.seeding) return;
     const added = await admit(services, tx, locked, seeds, 1);
     await tx.query(
-      `UPDATE crawl_jobs SET status = 'running', total = total + $2, updated_at = now()
-        WHERE id = $1`,
+      `UPDATE crawl_jobs SET seeding = false, total = total + $2, updated_at = now() WHERE id = $1`,
       [jobId, added],
     );
+    const after = { ...locked, seeding: false, total: locked.total + added };
+    if (after.completed + after.failed === after.total) await finishJob(services, tx, after, null);
   });
 }
 
@@ -215,13 +244,21 @@ export async function failPage(
   );
 }
 
-/** A seed task out of tries: the job fails, and its reservation is given back. */
+/**
+ * A seed task out of tries. Before the start page was queued, the job fails and its
+ * reservation is given back; after, the crawl goes on without the sitemaps' URLs.
+ */
 export async function failSeed(
   services: JobServices,
   jobId: string,
   error: unknown,
 ): Promise<void> {
   services.logger.error({ err: error, job: jobId }, 'crawl seed failed');
+  const job = await readJob(services.db, jobId);
+  if (job?.status === 'running') {
+    await endSeeding(services, jobId, []);
+    return;
+  }
   await services.db.transaction(async (tx) => {
     const locked = await lockJob(tx, jobId);
     if (locked === null || locked.status !== 'queued') return;
@@ -298,7 +335,7 @@ async function commitPage(
       if (added > 0) {
         await tx.query(`UPDATE crawl_jobs SET total = total + $2 WHERE id = $1`, [after.id, added]);
       }
-      if (after.completed + after.failed === after.total + added) {
+      if (!after.seeding && after.completed + after.failed === after.total + added) {
         await finishJob(services, tx, { ...after, total: after.total + added }, null);
       }
     })
@@ -366,7 +403,7 @@ async function commitSkip(services: JobServices, task: PageTask): Promise<void> 
         task.job,
       ]);
       const after = { ...locked, total: locked.total - 1 };
-      if (after.completed + after.failed === after.total)
+      if (!after.seeding && after.completed + after.failed === after.total)
         await finishJob(services, tx, after, null);
     })
     .catch((error: unknown) => {
@@ -426,7 +463,8 @@ export async function finishJob(
   const status = ending ?? (job.completed > 0 || job.failed === 0 ? 'completed' : 'failed');
   const manifest = await signManifest(services, tx, job);
   await tx.query(
-    `UPDATE crawl_jobs SET status = $2, manifest = $3, finished_at = now(), updated_at = now()
+    `UPDATE crawl_jobs SET status = $2, manifest = $3, seeding = false, finished_at = now(),
+            updated_at = now()
       WHERE id = $1`,
     [job.id, status, JSON.stringify(manifest)],
   );
@@ -576,11 +614,17 @@ interface HostRules {
  * whichever worker needs them first, and kept with the crawl-delay they set. The first
  * worker's row wins (a second reads it back), so every worker of the job follows one.
  */
-async function hostRules(services: JobServices, jobId: string, origin: string): Promise<HostRules> {
-  const cached = services.hostRules.get(jobId, origin);
-  if (cached !== undefined) return cached;
+function hostRules(services: JobServices, jobId: string, origin: string): Promise<HostRules> {
+  return services.hostRules.load(jobId, origin, () => readHostRules(services, jobId, origin));
+}
+
+async function readHostRules(
+  services: JobServices,
+  jobId: string,
+  origin: string,
+): Promise<HostRules> {
   const stored = await storedHostRules(services.db, jobId, origin);
-  if (stored !== null) return services.hostRules.put(jobId, origin, stored);
+  if (stored !== null) return stored;
   const result = await services.fetcher.fetch(`${origin}/robots.txt`);
   const rules = robotsRulesOf(result);
   const delay = rules.mode === 'rules' ? crawlDelayOf(rules.robots) : 0;
@@ -589,11 +633,9 @@ async function hostRules(services: JobServices, jobId: string, origin: string): 
      ON CONFLICT DO NOTHING RETURNING origin`,
     [jobId, origin, JSON.stringify(rules), Math.round(delay * 1000)],
   );
-  const made =
-    inserted.rows.length > 0
-      ? { rules, delayMs: Math.round(delay * 1000) }
-      : ((await storedHostRules(services.db, jobId, origin)) as HostRules);
-  return services.hostRules.put(jobId, origin, made);
+  return inserted.rows.length > 0
+    ? { rules, delayMs: Math.round(delay * 1000) }
+    : ((await storedHostRules(services.db, jobId, origin)) as HostRules);
 }
 
 /** Origins' rules kept per process at most (the oldest go first). */
@@ -602,13 +644,30 @@ const HOST_RULES_KEPT = 1024;
 /**
  * The robots.txt rules and crawl-delay of each (job, origin) this process has read: they
  * never change once stored, so a page of a job reads them from the database once per
- * process rather than once per page (a parsed robots.txt can be large).
+ * process rather than once per page (a parsed robots.txt can be large), and tasks that
+ * need them at once (a job's seed and its start page) share one read.
  */
 export class HostRulesCache {
   readonly #kept = new Map<string, HostRules>();
+  readonly #reading = new Map<string, Promise<HostRules>>();
 
   get(jobId: string, origin: string): HostRules | undefined {
     return this.#kept.get(`${jobId} ${origin}`);
+  }
+
+  /** The kept rules, or those `read` gives (one read at a time per job and origin). */
+  load(jobId: string, origin: string, read: () => Promise<HostRules>): Promise<HostRules> {
+    const key = `${jobId} ${origin}`;
+    const kept = this.#kept.get(key);
+    if (kept !== undefined) return Promise.resolve(kept);
+    let reading = this.#reading.get(key);
+    if (reading === undefined) {
+      reading = read()
+        .then((rules) => this.put(jobId, origin, rules))
+        .finally(() => this.#reading.delete(key));
+      this.#reading.set(key, reading);
+    }
+    return reading;
   }
 
   put(jobId: string, origin: string, rules: HostRules): HostRules {

@@ -24,6 +24,8 @@ export interface JobRow {
   readonly reserved: number;
   readonly released: number;
   readonly total: number;
+  /** True while the seed task still reads the sitemaps: the job cannot end yet. */
+  readonly seeding: boolean;
   readonly completed: number;
   readonly failed: number;
   readonly charged: number;
@@ -44,7 +46,7 @@ export interface JobWebhook {
 
 /** The columns {@link jobOf} reads. */
 export const JOB_COLUMNS = `id, door, key_id, token_hash, status, params, route, page_price, page_credits,
-  page_limit, source, unit_cost, reserved, released, total, completed, failed, charged, payment,
+  page_limit, source, unit_cost, reserved, released, total, seeding, completed, failed, charged, payment,
   webhook, manifest, error, created_at, updated_at`;
 
 function iso(value: unknown): string {
@@ -69,6 +71,7 @@ export function jobOf(row: Record<string, unknown>): JobRow {
     reserved: Number(row.reserved),
     released: Number(row.released),
     total: Number(row.total),
+    seeding: row.seeding === true,
     completed: Number(row.completed),
     failed: Number(row.failed),
     charged: Number(row.charged),

@@ -1,6 +1,7 @@
 import { finished } from 'node:stream';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
+import { getOnly } from '../http/methods.js';
 import { type CallRequest, type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult } from '../pipeline/door.js';
 
@@ -9,7 +10,7 @@ const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
 
 /**
  * The paid routes on Express: one route and a map (a paid call matches one layer,
- * whatever the catalog's size). This adapter only reads the request, picks the door
+ * whatever the catalog's size); other methods than GET on a paid route get 405. This adapter only reads the request, picks the door
  * and writes the pipeline's results; the call itself is `runPaidCall`.
  */
 export function buyRoutes(deps: AppDeps): Router {
@@ -18,7 +19,9 @@ export function buyRoutes(deps: AppDeps): Router {
   const { key: keys, x402 } = deps.doors;
 
   const routes = new Map(deps.registry.map((route) => [route.path.slice('/buy/'.length), route]));
-  router.get('/buy/:product', async (req: Request, res: Response, next: NextFunction) => {
+  const methods = getOnly([...deps.registry.map((route) => route.name), 'signal']);
+  router.all('/buy/:product', async (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET') return methods(req, res, next);
     const route = routes.get(String(req.params.product).toLowerCase());
     if (route === undefined) return next();
     const request: CallRequest = {
