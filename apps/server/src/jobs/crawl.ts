@@ -174,9 +174,8 @@ export interface PageTask {
  * charges nothing.
  */
 export async function crawlPage(services: JobServices, task: PageTask): Promise<void> {
-  const job = await readJob(services.db, task.job);
-  if (job === null || job.status !== 'running') return;
-  if (!(await isQueued(services.db, task))) return;
+  const job = await runningJobOf(services.db, task);
+  if (job === null) return;
   const origin = new URL(task.url).origin;
   const host = await hostRules(services, job.id, origin);
   if (!robotsAllow(host.rules, task.url)) {
@@ -379,13 +378,21 @@ async function claimUrl(
   return claimed.rows.length > 0;
 }
 
-/** Whether the page of `task` still waits to be made (not done by an earlier run). */
-async function isQueued(db: Queryable, task: PageTask): Promise<boolean> {
-  const { rows } = await db.query<{ state: string }>(
-    `SELECT state FROM crawl_frontier WHERE job_id = $1 AND url = $2`,
+/**
+ * The job of `task` when it is running and the task's URL still waits to be made (not
+ * done by an earlier run), else null: one statement, as every page task starts with it.
+ */
+async function runningJobOf(db: Queryable, task: PageTask): Promise<JobRow | null> {
+  const { rows } = await db.query(
+    `SELECT ${JOB_COLUMNS},
+            (SELECT f.state FROM crawl_frontier f WHERE f.job_id = $1 AND f.url = $2) AS url_state
+       FROM crawl_jobs WHERE id = $1`,
     [task.job, task.url],
   );
-  return rows[0]?.state === 'queued';
+  const row = rows[0];
+  if (row === undefined || row.url_state !== 'queued') return null;
+  const job = jobOf(row);
+  return job.status === 'running' ? job : null;
 }
 
 /**
