@@ -1,7 +1,7 @@
-import { finished } from 'node:stream';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { getOnly } from '../http/methods.js';
+import { written } from '../http/written.js';
 import { type CallRequest, type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult } from '../pipeline/door.js';
 
@@ -55,12 +55,7 @@ function exchangeOf(res: Response): Exchange {
       res.off('close', onClose);
       if (res.destroyed) return Promise.resolve(false);
       sendJson(res, result);
-      return new Promise((resolve) => {
-        const stop = finished(res, (failure) => {
-          stop();
-          resolve(!failure);
-        });
-      });
+      return written(res);
     },
   };
 }
@@ -72,11 +67,13 @@ function exchangeOf(res: Response): Exchange {
  * call would be a charge without a result.
  */
 function sendJson(res: Response, result: CallResult): void {
-  const json = Buffer.from(JSON.stringify(result.body), 'utf8');
+  // A string body: Node writes it with the head in one piece, where a Buffer goes as a
+  // second chunk.
+  const json = JSON.stringify(result.body);
   res.statusCode = result.kind === 'delivered' ? 200 : result.status;
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', json.length);
+  res.setHeader('Content-Length', Buffer.byteLength(json, 'utf8'));
   res.setHeader('Cache-Control', 'no-store');
-  res.end(json);
+  res.end(json, 'utf8');
 }

@@ -9,6 +9,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { toolError, toolResult } from '../doors/mcp/result.js';
 import { toolsOf } from '../doors/mcp/tools.js';
+import { written } from '../http/written.js';
 import { jobsInstructions } from '../jobs/discovery.js';
 import { MCP_SERVER } from '../mcp-identity.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
@@ -170,11 +171,7 @@ export function mcpRoutes(deps: AppDeps): Router {
       send(result) {
         answer(result);
         // The tool result is written with the JSON-RPC answer, once this handler returns.
-        return new Promise<boolean>((resolve) => {
-          if (res.writableFinished) resolve(true);
-          res.once('finish', () => resolve(true));
-          res.once('close', () => resolve(res.writableFinished));
-        });
+        return written(res);
       },
     };
     const running = runPaidCall(
