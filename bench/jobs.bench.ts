@@ -9,7 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
 import pg from 'pg';
+import { cleanupOnSignal } from './lib/interrupt.js';
 import { machine, printColumns } from './lib/report.js';
+import { dropSchemasSql, queueSchemaOf } from './lib/server-deps.js';
 
 /**
  * Crawl jobs on PostgreSQL (DATABASE_URL), with the built server: one HTTP instance
@@ -91,11 +93,7 @@ export async function jobsBenchmark(options: {
   const bigPages = options.quick ? 2000 : 10_000;
   const rounds = options.quick ? 1 : SCALING_ROUNDS;
   const hook = await startReceiver();
-  const onSignal = (signal: NodeJS.Signals) => {
-    void cleanupAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopCleanupOnSignal = cleanupOnSignal(cleanupAll);
   try {
     // Rounds alternate one process and two, so that a busy spell of the machine falls on both.
     const scaling: CrawlRun[] = [];
@@ -129,8 +127,7 @@ export async function jobsBenchmark(options: {
     }
     return { targets: report(scaling, big, peer, options.quick) };
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    stopCleanupOnSignal();
     await hook.close();
   }
 }
@@ -230,17 +227,13 @@ async function withStack<T>(
 ): Promise<T> {
   stacks += 1;
   const schema = `bench_jobs_${process.pid}_${Date.now().toString(36)}_${stacks}`;
-  const queueSchema = `${schema}_queue`;
   const dataDir = mkdtempSync(join(tmpdir(), 'storefront-bench-jobs-'));
   const children: ChildProcess[] = [];
   let cleaning: Promise<void> | null = null;
   const cleanup = () => {
     cleaning ??= (async () => {
       await Promise.all(children.map(stopChild));
-      await sql(
-        databaseUrl,
-        `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${queueSchema} CASCADE`,
-      );
+      await sql(databaseUrl, dropSchemasSql(schema));
       rmSync(dataDir, { recursive: true, force: true });
     })();
     return cleaning;
@@ -259,7 +252,7 @@ async function withStack<T>(
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
       DATABASE_URL: url.href,
-      JOB_QUEUE_SCHEMA: queueSchema,
+      JOB_QUEUE_SCHEMA: queueSchemaOf(schema),
       ADMIN_TOKEN,
       SIGNER_PRIVATE_KEY: SIGNER_KEY,
       // No payment stack: these jobs are paid with a key.
@@ -281,7 +274,7 @@ async function withStack<T>(
       serverPid: server.child.pid as number,
       workerPids: workers.map((w) => w.child.pid as number),
       schema,
-      queueSchema,
+      queueSchema: queueSchemaOf(schema),
       databaseUrl,
       workers: options.workers,
       concurrency: options.concurrency,

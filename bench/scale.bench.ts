@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type ProfileSummary, profileWhile } from './lib/cpu-profile.js';
+import { cleanupOnSignal } from './lib/interrupt.js';
 import { machine, printColumns } from './lib/report.js';
 import {
   creditsFor,
   type Database,
+  dropSchemasSql,
   express,
   loadConfig,
   openDatabase,
@@ -103,19 +105,13 @@ export async function scaleBenchmark(options: {
       await server?.close();
       await agent.close();
       await upstream.close();
-      await db?.exec(
-        `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
-      );
+      await db?.exec(dropSchemasSql(schema));
       await db?.close();
       rmSync(dataDir, { recursive: true, force: true });
     })();
     return cleaning;
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopCleanupOnSignal = cleanupOnSignal(cleanup);
   try {
     const config = loadConfig(
       {
@@ -278,8 +274,7 @@ export async function scaleBenchmark(options: {
     console.log(`load average at the end: ${loadText()}`);
     return { targets };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopCleanupOnSignal();
     await cleanup();
   }
 }

@@ -10,10 +10,12 @@ import { promisify } from 'node:util';
 import type { FetchedDocument } from '@storefront/core';
 import { toMarkdown } from '@storefront/markdown';
 import { type InclusiveGroup, type ProfileSummary, profileWhile } from './lib/cpu-profile.js';
+import { cleanupOnSignal } from './lib/interrupt.js';
 import { sampleWaits, type WaitSummary } from './lib/pg-waits.js';
 import { machine, printColumns } from './lib/report.js';
 import {
   createFetcher,
+  dropSchemasSql,
   express,
   type Fetcher,
   type FetchInit,
@@ -170,19 +172,13 @@ export async function serviceBenchmark(
       await fetcher.close();
       await upstream.close();
       const db = await openDatabase({ url: databaseUrl, dataDir: null });
-      await db.exec(
-        `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
-      );
+      await db.exec(dropSchemasSql(schema));
       await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     })();
     return cleaning;
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopCleanupOnSignal = cleanupOnSignal(cleanup);
   try {
     const config = loadConfig(
       {
@@ -617,8 +613,7 @@ export async function serviceBenchmark(
     }
     return { targets };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopCleanupOnSignal();
     await cleanup();
   }
 }

@@ -5,9 +5,11 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FacilitatorTimer, timeFacilitator } from './lib/facilitator-timer.js';
+import { cleanupOnSignal } from './lib/interrupt.js';
 import { type PaymentStackThread, startPaymentStackThread } from './lib/payment-stack.js';
 import { machine, printColumns } from './lib/report.js';
 import {
+  dropSchemasSql,
   loadConfig,
   openDatabase,
   type RunningServer,
@@ -85,20 +87,14 @@ export async function x402Benchmark(options: X402Options): Promise<void> {
       await stack?.close();
       if (databaseUrl !== '') {
         const db = await openDatabase({ url: databaseUrl, dataDir: null });
-        await db.exec(
-          `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
-        );
+        await db.exec(dropSchemasSql(schema));
         await db.close();
       }
       rmSync(dataDir, { recursive: true, force: true });
     })();
     return cleaning;
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopCleanupOnSignal = cleanupOnSignal(cleanup);
   try {
     stack = await startPaymentStackThread();
     const page = newsPage(PAGE_BYTES);
@@ -210,8 +206,7 @@ export async function x402Benchmark(options: X402Options): Promise<void> {
       throw new Error(`only ${recorded} key door calls were metered for ${counts.key} answers`);
     }
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopCleanupOnSignal();
     await cleanup();
   }
 }

@@ -19,6 +19,7 @@ export {
   type RunningServer,
   startServer,
 } from '../../apps/server/src/index.js';
+export { dropSchemasSql, queueSchemaOf } from '../../apps/server/src/jobs/queue.js';
 export { creditsFor, type TierPlans, tierPlans } from '../../apps/server/src/metering/tiers.js';
 export { inspectHeaders } from '../../packages/headers/src/index.js';
 export { INLINE_SOURCE, notarize } from '../../packages/notarize/src/index.js';

@@ -14,6 +14,7 @@ import { type Database, openDatabase, pgliteDatabase } from '../src/db/database.
 import { migrate } from '../src/db/migrate.js';
 import { registerSigner } from '../src/db/signer-keys.js';
 import { type AppConfig, type AppParts, buildDeps } from '../src/deps.js';
+import { dropSchemasSql } from '../src/jobs/queue.js';
 import { REGISTRY } from '../src/registry/index.js';
 import { inlineCompute, type ProductTask, taskOf } from '../src/work/compute.js';
 import { PGLITE_SCHEMA } from './global-setup.js';
@@ -63,9 +64,7 @@ export async function testDatabase({ migrated = false } = {}): Promise<{
     schema,
     async dispose() {
       if (db.kind === 'postgres') {
-        await db.exec(
-          `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
-        );
+        await db.exec(dropSchemasSql(schema));
       }
       await db.close();
     },
@@ -83,9 +82,7 @@ export async function createSchema(schema: string): Promise<void> {
 export async function dropSchema(schema: string): Promise<void> {
   if (DATABASE_URL === null) return;
   const db = await openDatabase({ url: DATABASE_URL, dataDir: null, maxConnections: 1 });
-  await db.exec(
-    `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE`,
-  );
+  await db.exec(dropSchemasSql(schema));
   await db.close();
 }
 

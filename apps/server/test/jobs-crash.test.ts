@@ -8,6 +8,7 @@ import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.js';
+import { queueSchemaOf } from '../src/jobs/queue.js';
 import {
   createSchema,
   DATABASE_URL,
@@ -69,7 +70,7 @@ async function spawnProcess(entry: string, env: Record<string, string>): Promise
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
         DATABASE_URL: url.href,
-        JOB_QUEUE_SCHEMA: `${schema}_queue`,
+        JOB_QUEUE_SCHEMA: queueSchemaOf(schema),
         ADMIN_TOKEN,
         SIGNER_PRIVATE_KEY: SIGNER,
         FACILITATOR_URL: 'http://127.0.0.1:9/',
@@ -179,7 +180,7 @@ describe.runIf(DATABASE_URL !== null)('a crawl job survives kill -9 of a worker'
     await once(victim.child, 'exit');
     // The kill interrupted tasks: some are still locked by the dead process's pool.
     const held = await db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ${schema}_queue.jobs j, instances i
+      `SELECT count(*) AS n FROM ${queueSchemaOf(schema)}.jobs j, instances i
         WHERE i.id = $1 AND j.locked_by = ANY (i.worker_ids)`,
       [victimId],
     );

@@ -9,6 +9,11 @@ export function queueSchemaOf(schema: string | undefined): string {
   return schema === undefined ? 'graphile_worker' : `${schema}_queue`;
 }
 
+/** The statement that drops a named schema and the queue schema beside it (tests, benchmarks). */
+export function dropSchemasSql(schema: string): string {
+  return `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${queueSchemaOf(schema)} CASCADE`;
+}
+
 /**
  * The queue schema of a process: `<schema>_queue` beside a named schema (tests), else
  * the configured one (`JOB_QUEUE_SCHEMA`, default `graphile_worker`).

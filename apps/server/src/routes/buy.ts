@@ -10,8 +10,9 @@ const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
 
 /**
  * The paid routes on Express: one route and a map (a paid call matches one layer,
- * whatever the catalog's size); other methods than GET on a paid route get 405. This adapter only reads the request, picks the door
- * and writes the pipeline's results; the call itself is `runPaidCall`.
+ * whatever the catalog's size); a method other than GET on a paid route gets 405. This
+ * adapter only reads the request, picks the door and writes the pipeline's results; the
+ * call itself is `runPaidCall`.
  */
 export function buyRoutes(deps: AppDeps): Router {
   const router = Router();
