@@ -294,6 +294,28 @@ describe('crawl jobs through the key door', () => {
     expect([late.hits.get('/robots.txt'), late.hits.get('/sitemap.xml')]).toEqual([1, 1]);
   }, 60_000);
 
+  it('shows the per-page price in /catalog, OpenAPI and the MCP description, from the catalog', async () => {
+    const perPage = [
+      { format: 'markdown', route: 'markdown', amount: String(MARKDOWN_PRICE), price: '$0.005' },
+      { format: 'text', route: 'fetch', amount: String(TEXT_PRICE), price: '$0.003' },
+    ];
+    const catalog = (await fetchJson(`${base}/catalog`)).body as {
+      jobs: { crawl: { pagePrices: unknown } };
+    };
+    expect(catalog.jobs.crawl.pagePrices).toEqual(perPage);
+    const openapi = (await fetchJson(`${base}/openapi.json`)).body as {
+      paths: Record<string, { post?: { 'x-payment-info'?: Record<string, unknown> } }>;
+    };
+    const info = openapi.paths['/jobs/crawl']?.post?.['x-payment-info'];
+    expect(info).toMatchObject({ pricingMode: 'upto', perPage });
+    const mcp = (await fetchJson(`${base}/.well-known/mcp.json`)).body as {
+      jobs: { pagePrices: unknown; note: string };
+    };
+    expect(mcp.jobs.pagePrices).toEqual(perPage);
+    // The same sentence is the MCP server's `instructions`.
+    expect(mcp.jobs.note).toContain('markdown $0.005 a page, text $0.003 a page');
+  });
+
   it('refuses a bad body with 400 before any charge, and shows a job to its key only', async () => {
     const { key } = await liveKey(100);
     for (const body of [
