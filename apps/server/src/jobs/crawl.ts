@@ -148,10 +148,9 @@ async function endSeeding(
     const locked = await lockJob(tx, jobId);
     if (locked === null || locked.status !== 'running' || !locked.seeding) return;
     const added = await admit(services, tx, locked, seeds, 1);
-    await tx.query(
-      `UPDATE crawl_jobs SET seeding = false, total = total + $2, updated_at = now() WHERE id = $1`,
-      [jobId, added],
-    );
+    await tx.query(`UPDATE crawl_jobs SET seeding = false, updated_at = now() WHERE id = $1`, [
+      jobId,
+    ]);
     const after = { ...locked, seeding: false, total: locked.total + added };
     if (after.completed + after.failed === after.total) await finishJob(services, tx, after, null);
   });
@@ -295,9 +294,9 @@ async function commitPage(
   links: readonly string[],
 ): Promise<void> {
   const charge = page.ok ? (job.door === 'key' ? job.unitCost : job.pagePrice) : 0;
-  await services.db
+  const wake = await services.db
     .transaction(async (tx) => {
-      if (!(await claimUrl(tx, task, 'done'))) return;
+      if (!(await claimUrl(tx, task, 'done'))) return false;
       if (page.ok && job.door === 'key') {
         await tx.query(
           `INSERT INTO ledger (key_id, route, price, units, source, charged, outcome, upstream_status,
@@ -318,29 +317,48 @@ async function commitPage(
       const after = await countPage(tx, job.id, page.ok ? 1 : 0, page.ok ? 0 : 1, charge);
       if (after === null) throw new JobNotRunning();
       const seq = after.completed + after.failed;
+      const event = wantsEvent(after, 'page')
+        ? {
+            jobId: after.id,
+            seq,
+            url: task.url,
+            ok: page.ok,
+            ...(page.ok ? { contentHash: page.contentHash } : { error: page.error }),
+          }
+        : null;
+      // The page and its event in one statement: the job's row is locked meanwhile.
       await tx.query(
-        `INSERT INTO crawl_pages (job_id, seq, url, ok, charged, content_hash, result)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [after.id, seq, task.url, page.ok, charge, page.contentHash, JSON.stringify(page.result)],
+        `WITH page AS (
+           INSERT INTO crawl_pages (job_id, seq, url, ok, charged, content_hash, result)
+           VALUES ($1, $2, $3, $4, $5, $6, $7))
+         INSERT INTO job_events (id, job_id, type, payload)
+         SELECT ${NEW_EVENT_ID}, $1, 'job.page', $8::jsonb WHERE $8::jsonb IS NOT NULL`,
+        [
+          after.id,
+          seq,
+          task.url,
+          page.ok,
+          charge,
+          page.contentHash,
+          JSON.stringify(page.result),
+          event === null ? null : JSON.stringify(event),
+        ],
       );
-      await addEvent(services, tx, after, 'page', {
-        jobId: after.id,
-        seq,
-        url: task.url,
-        ok: page.ok,
-        ...(page.ok ? { contentHash: page.contentHash } : { error: page.error }),
-      });
+      const recorded = event !== null;
       const added = await admit(services, tx, after, links, task.depth + 1);
-      if (added > 0) {
-        await tx.query(`UPDATE crawl_jobs SET total = total + $2 WHERE id = $1`, [after.id, added]);
-      }
       if (!after.seeding && after.completed + after.failed === after.total + added) {
         await finishJob(services, tx, { ...after, total: after.total + added }, null);
+        return false;
       }
+      return recorded;
     })
     .catch((error: unknown) => {
       if (!(error instanceof JobNotRunning)) throw error;
+      return false;
     });
+  // After the commit, so that the delivery task's key is not held while the job's row
+  // is: a crash here leaves the event to the next wake-up (`wakeWebhooks`).
+  if (wake) await wakeWebhooks(services, services.db, job.id);
 }
 
 /**
@@ -420,9 +438,9 @@ async function commitSkip(services: JobServices, task: PageTask): Promise<void> 
 
 /**
  * Admit `urls` (in order) to the job's crawl at `depth`, within its limit: those the
- * job has not seen, that its filters allow. The job's row is locked by the caller, so
- * two pages adding links at once never pass the limit. Returns how many were added,
- * which the caller adds to the job's `total`.
+ * job has not seen, that its filters allow; their tasks are queued and the job's
+ * `total` counts them, in one statement. The job's row is locked by the caller, so
+ * two pages adding links at once never pass the limit. Returns how many were added.
  */
 async function admit(
   services: JobServices,
@@ -436,22 +454,21 @@ async function admit(
   const allowed = urlFilter(job.params);
   const candidates = [...new Set(urls)].filter(allowed);
   if (candidates.length === 0) return 0;
-  const { rows } = await tx.query<{ url: string }>(
-    `INSERT INTO crawl_frontier (job_id, url, depth)
-     SELECT $1, t.u, $3 FROM unnest($2::text[]) WITH ORDINALITY AS t(u, i)
-      WHERE NOT EXISTS (SELECT 1 FROM crawl_frontier f WHERE f.job_id = $1 AND f.url = t.u)
-      ORDER BY t.i LIMIT $4
-     ON CONFLICT DO NOTHING RETURNING url`,
+  const { rows } = await tx.query<{ added: number }>(
+    `WITH added AS (
+       INSERT INTO crawl_frontier (job_id, url, depth)
+       SELECT $1, t.u, $3 FROM unnest($2::text[]) WITH ORDINALITY AS t(u, i)
+        WHERE NOT EXISTS (SELECT 1 FROM crawl_frontier f WHERE f.job_id = $1 AND f.url = t.u)
+        ORDER BY t.i LIMIT $4
+       ON CONFLICT DO NOTHING RETURNING url),
+     queued AS (${services.queue.addPagesSql('added', '$1', '$3')} AS n
+                 WHERE EXISTS (SELECT 1 FROM added)),
+     counted AS (UPDATE crawl_jobs SET total = total + (SELECT count(*) FROM added)
+                  WHERE id = $1 AND EXISTS (SELECT 1 FROM added))
+     SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM queued) AS queued`,
     [job.id, candidates, depth, room],
   );
-  if (rows.length === 0) return 0;
-  await services.queue.addPages(
-    tx,
-    job.id,
-    rows.map((row) => row.url),
-    depth,
-  );
-  return rows.length;
+  return rows[0]?.added ?? 0;
 }
 
 /**
@@ -479,7 +496,7 @@ export async function finishJob(
   if (job.door === 'x402' && job.payment?.scheme === 'upto') {
     await services.queue.add(tx, TASKS.settle, { job: job.id }, { key: `settle:${job.id}` });
   }
-  await addEvent(services, tx, job, status === 'completed' ? 'completed' : status, {
+  const recorded = await recordEvent(tx, job, status === 'completed' ? 'completed' : status, {
     jobId: job.id,
     status,
     completed: job.completed,
@@ -487,6 +504,7 @@ export async function finishJob(
     charged: job.charged,
     merkleRoot: (manifest.data as { merkleRoot: string }).merkleRoot,
   });
+  if (recorded) await wakeWebhooks(services, tx, job.id);
   return status;
 }
 
@@ -521,25 +539,46 @@ async function signManifest(
   return { ok: true, url: job.params.url, fetchedAt, text, data, attestation };
 }
 
-/** Write a webhook event of `job` when its webhook asked for it, and queue its delivery. */
-async function addEvent(
-  services: JobServices,
+/** Whether `job`'s webhook asked for events of `type`. */
+function wantsEvent(job: JobRow, type: JobEvent): boolean {
+  return job.webhook !== null && job.webhook.events.includes(type);
+}
+
+/** SQL for a new event's Standard Webhooks `webhook-id`. */
+const NEW_EVENT_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
+
+/**
+ * Write a webhook event of `job` when its webhook asked for it; true when one was
+ * written. Events take the order of the transactions that write them, each under the
+ * job's row lock; `wakeWebhooks` queues their delivery.
+ */
+async function recordEvent(
   tx: Queryable,
   job: JobRow,
   type: JobEvent,
   data: Record<string, unknown>,
-): Promise<void> {
-  if (job.webhook === null || !job.webhook.events.includes(type)) return;
+): Promise<boolean> {
+  if (!wantsEvent(job, type)) return false;
   await tx.query(
-    `INSERT INTO job_events (id, job_id, type, payload)
-     VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1, $2, $3)`,
+    `INSERT INTO job_events (id, job_id, type, payload) VALUES (${NEW_EVENT_ID}, $1, $2, $3)`,
     [job.id, `job.${type}`, JSON.stringify(data)],
   );
+  return true;
+}
+
+/**
+ * Queue the delivery of job `jobId`'s pending events: one task per job (its key), run
+ * after any delivery retry it waits behind (`keepRunAt`), one at a time (its queue).
+ * It delivers every pending event, so a wake-up lost to a crash after a page's commit
+ * is made good by the next page's, and the job's last event is always queued in the
+ * transaction that ends the job.
+ */
+async function wakeWebhooks(services: JobServices, db: Queryable, jobId: string): Promise<void> {
   await services.queue.add(
-    tx,
+    db,
     TASKS.webhooks,
-    { job: job.id },
-    { key: `webhooks:${job.id}`, queue: `webhooks:${job.id}`, keepRunAt: true },
+    { job: jobId },
+    { key: `webhooks:${jobId}`, queue: `webhooks:${jobId}`, keepRunAt: true },
   );
 }
 

@@ -91,11 +91,22 @@ export class JobQueue {
   ): Promise<void> {
     if (urls.length === 0) return;
     await tx.query(
-      `SELECT ${this.schema}.add_jobs(ARRAY(
-         SELECT ROW($1::text, json_build_object('job', $2::text, 'url', u, 'depth', $3::int),
-                    NULL, NULL, $4::int, NULL, NULL, NULL)::${this.schema}.job_spec
-           FROM unnest($5::text[]) WITH ORDINALITY AS t(u, i) ORDER BY t.i))`,
-      [TASKS.page, jobId, depth, MAX_ATTEMPTS, urls],
+      `WITH pages AS (SELECT u AS url FROM unnest($3::text[]) WITH ORDINALITY AS t(u, i) ORDER BY t.i)
+       ${this.addPagesSql('pages', '$1', '$2')}`,
+      [jobId, depth, urls],
     );
+  }
+
+  /**
+   * A `SELECT` that adds, with one `add_jobs` call, one `crawl-page` task per row of the
+   * relation `source` (its column `url`, in its order) for the job and depth that the
+   * SQL expressions `job` and `depth` give (placeholders of the caller's statement), so
+   * that a statement admitting URLs can queue them without another round trip.
+   */
+  addPagesSql(source: string, job: string, depth: string): string {
+    return `SELECT ${this.schema}.add_jobs(ARRAY(
+         SELECT ROW('${TASKS.page}', json_build_object('job', ${job}::text, 'url', s.url, 'depth', ${depth}::int),
+                    NULL, NULL, ${MAX_ATTEMPTS}, NULL, NULL, NULL)::${this.schema}.job_spec
+           FROM ${source} s))`;
   }
 }
