@@ -9,6 +9,7 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createDoors, type Doors, termsOf } from './doors/index.js';
+import { ledgerFor } from './doors/x402/chain.js';
 import { HostLimiter, HostRulesCache, type JobServices } from './jobs/crawl.js';
 import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
@@ -148,6 +149,8 @@ export function buildDeps(parts: AppParts): AppDeps {
       facilitatorUrl: config.payment.facilitatorUrl,
       facilitatorTimeoutMs: config.payment.facilitatorTimeoutMs,
       publicBaseUrl: config.publicBaseUrl,
+      ledger: ledgerFor(config.payment.rpcUrl, config.payment.network, config.payment.asset),
+      clock: parts.clock,
     }),
     services: {
       db: parts.db,

@@ -17,6 +17,7 @@ import { ledgerFor } from './doors/x402/chain.js';
 import { releaseExpiredPayments } from './doors/x402/claims.js';
 import { reconcilePayments } from './doors/x402/reconcile.js';
 import { startHeartbeat } from './heartbeat.js';
+import { settleWaitingJobs } from './jobs/payments.js';
 import { queueConnection, startJobWorkers } from './jobs/process.js';
 import { queueSchemaFor } from './jobs/queue.js';
 import { type JobRunner, migrateQueue } from './jobs/runner.js';
@@ -246,13 +247,20 @@ export async function startServer(
         sweepAbandoned(db, config.reservationTtlSeconds),
         releaseExpiredPayments(db),
         lapseEndedPlans(db),
-        reconcilePayments(db, ledger),
+        // A v1 job waits for its payment's outcome: started or removed once it is known.
+        reconcilePayments(db, ledger).then(async (settlements) => ({
+          settlements,
+          jobs: await settleWaitingJobs(db, deps.jobs.queue),
+        })),
       ]).then(
-        ([released, payments, lapsed, settlements]) => {
+        ([released, payments, lapsed, { settlements, jobs }]) => {
           if (released > 0) logger.warn({ released }, 'released abandoned reservations');
           if (payments > 0) logger.warn({ payments }, 'released abandoned x402 payments');
           if (settlements.paid + settlements.expired + settlements.unknown > 0) {
             logger.warn(settlements, 'reconciled x402 settlements of unknown outcome');
+          }
+          if (jobs.started + jobs.dropped > 0) {
+            logger.warn(jobs, 'x402 v1 jobs whose payment outcome became known');
           }
           if (lapsed.length > 0) logger.info({ lapsed: lapsed.length }, 'plans ended');
         },

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { verifyManifest } from '@storefront/attest';
 import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
 import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
@@ -12,6 +14,10 @@ import { base } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
 import { loadConfig } from '../src/config.js';
+import { chainLedger } from '../src/doors/x402/chain.js';
+import { reconcilePayments } from '../src/doors/x402/reconcile.js';
+import { settleWaitingJobs } from '../src/jobs/payments.js';
+import { JobQueue, queueSchemaOf } from '../src/jobs/queue.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 
@@ -77,9 +83,9 @@ function payingFetch(): typeof fetch {
   return wrapFetchWithPayment(fetch, client);
 }
 
-async function until(token: string, id: string, done: (job: JobAnswer) => boolean) {
+async function until(base: string, token: string, id: string, done: (job: JobAnswer) => boolean) {
   for (;;) {
-    const answer = await fetch(`${server.url}/jobs/${id}`, {
+    const answer = await fetch(`${base}/jobs/${id}`, {
       headers: { authorization: `Bearer ${token}` },
     });
     const job = (await answer.json()) as JobAnswer;
@@ -125,7 +131,12 @@ describe('crawl jobs through the x402 door', () => {
     // Nothing moves at creation.
     expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore);
 
-    const job = await until(created.jobToken, created.jobId, (j) => j.payment.state === 'settled');
+    const job = await until(
+      server.url,
+      created.jobToken,
+      created.jobId,
+      (j) => j.payment.state === 'settled',
+    );
     expect(job.status).toBe('completed');
     expect(job.completed).toBe(12);
     const delivered = 12n * TEXT_PRICE;
@@ -176,7 +187,12 @@ describe('crawl jobs through the x402 door', () => {
     expect(((await again.json()) as { message: string }).message).toMatch(/already used/);
     // The first job settles for its pages; nothing is left moving money after this test.
     const created = (await first.json()) as JobAnswer;
-    const job = await until(created.jobToken, created.jobId, (j) => j.payment.state === 'settled');
+    const job = await until(
+      server.url,
+      created.jobToken,
+      created.jobId,
+      (j) => j.payment.state === 'settled',
+    );
     expect(job.payment).toMatchObject({ amount: String(2n * TEXT_PRICE) });
   }, 60_000);
 
@@ -203,8 +219,210 @@ describe('crawl jobs through the x402 door', () => {
     });
     // Paid for the limit at creation, as its terms said.
     expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 5n * TEXT_PRICE);
-    const job = await until(created.jobToken, created.jobId, (j) => j.status === 'completed');
+    const job = await until(
+      server.url,
+      created.jobToken,
+      created.jobId,
+      (j) => j.status === 'completed',
+    );
     expect(job.completed).toBe(5);
     expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 5n * TEXT_PRICE);
+  }, 120_000);
+});
+
+/**
+ * A facilitator in front of the local one whose `/settle` answers can be lost: `lost`
+ * forwards the settlement (the transfer lands) and drops its answer; `late` drops the
+ * answer at once and forwards the settlement only when `flush` is called.
+ */
+async function startLossyFacilitator(target: string) {
+  const state: { mode: 'pass' | 'lost' | 'late' } = { mode: 'pass' };
+  const held: (() => Promise<void>)[] = [];
+  const proxy = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const forward = () =>
+      fetch(`${target}${req.url ?? ''}`, {
+        method: req.method ?? 'GET',
+        headers: { 'content-type': 'application/json' },
+        ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
+      });
+    const settling = (req.url ?? '').endsWith('/settle');
+    if (state.mode === 'late' && settling) {
+      held.push(async () => {
+        const settled = (await (await forward()).json()) as { success?: boolean };
+        if (settled.success !== true)
+          throw new Error(`held settlement failed: ${JSON.stringify(settled)}`);
+      });
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end('bad gateway');
+      return;
+    }
+    const answer = await forward();
+    const body = Buffer.from(await answer.arrayBuffer());
+    if (state.mode === 'lost' && settling) {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    state,
+    async flush() {
+      for (const send of held.splice(0)) await send();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
+describe('x402 v1 jobs whose settlement answer is lost', () => {
+  const lossySchema = uniqueSchema();
+  let lossy: Awaited<ReturnType<typeof startLossyFacilitator>>;
+  let instance: RunningServer;
+
+  beforeAll(async () => {
+    lossy = await startLossyFacilitator(stack.facilitatorUrl);
+    if (DATABASE_URL !== null) await createSchema(lossySchema);
+    const dataDir = tempDir('storefront-jobs-x402-lossy-');
+    instance = await startServer(
+      loadConfig(
+        {
+          NODE_ENV: 'test',
+          PORT: '0',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'silent',
+          SAFE_FETCH_ALLOW: site.allow,
+          FACILITATOR_URL: lossy.url,
+          X402_ASSET: stack.asset,
+          X402_PAY_TO: stack.payTo,
+          X402_RPC_URL: stack.rpcUrl,
+          X402_LEGACY_NETWORK_NAMES: 'true',
+          ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
+        },
+        dataDir,
+      ),
+      {
+        logger: pino({ level: 'silent' }),
+        ...(DATABASE_URL === null ? {} : { schema: lossySchema }),
+      },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await instance?.close();
+    await lossy?.close();
+    await dropSchema(lossySchema);
+  });
+
+  /** x402-fetch 1.x paying for a job of `limit` pages; the X-PAYMENT headers it sent. */
+  async function payV1(limit: number) {
+    const sent: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      const header = new Headers(init?.headers).get('x-payment');
+      if (header !== null) sent.push(header);
+      return fetch(input, init);
+    };
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(DEV_PAYER.privateKey as Hex),
+      chain: base,
+      transport: viemHttp(stack.rpcUrl),
+    });
+    const body = JSON.stringify({ url: `${site.origin}/p/0`, limit, format: 'text' });
+    const answer = await wrapFetchWithPaymentV1(recording, wallet as never)(
+      `${instance.url}/jobs/crawl`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+    );
+    const resend = () =>
+      fetch(`${instance.url}/jobs/crawl`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-payment': sent[0] as string },
+        body,
+      });
+    return { answer, resend };
+  }
+
+  /** The jobs of this instance: id, status and payment state. */
+  async function jobRows() {
+    const { rows } = await instance.db.query<{ id: string; status: string; state: string }>(
+      `SELECT id, status, payment->>'state' AS state FROM crawl_jobs ORDER BY created_at`,
+    );
+    return rows;
+  }
+
+  it('starts the job when the transfer landed but its answer was lost', async () => {
+    const payerBefore = await stack.balanceOf(DEV_PAYER.address);
+    lossy.state.mode = 'lost';
+    let created: JobAnswer;
+    try {
+      const { answer } = await payV1(3);
+      expect(answer.status).toBe(202);
+      created = (await answer.json()) as JobAnswer;
+    } finally {
+      lossy.state.mode = 'pass';
+    }
+    expect(created.payment).toMatchObject({ scheme: 'exact', state: 'settled' });
+    expect(created.payment.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    const job = await until(
+      instance.url,
+      created.jobToken,
+      created.jobId,
+      (j) => j.status === 'completed',
+    );
+    expect(job.completed).toBe(3);
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 3n * TEXT_PRICE);
+  }, 120_000);
+
+  it('keeps the job of a payment of unknown outcome, starts it in the sweep once paid, and hands it to the same header sent again', async () => {
+    const payerBefore = await stack.balanceOf(DEV_PAYER.address);
+    const jobsBefore = (await jobRows()).length;
+    lossy.state.mode = 'late';
+    let resend: () => Promise<Response>;
+    try {
+      const paid = await payV1(4);
+      resend = paid.resend;
+      expect(paid.answer.status).toBe(402);
+      const refused = (await paid.answer.json()) as { message: string };
+      expect(refused.message).toMatch(/no known outcome yet.*same X-PAYMENT/);
+    } finally {
+      lossy.state.mode = 'pass';
+    }
+    // Nothing moved yet; the job exists, waiting for its payment.
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore);
+    const waiting = (await jobRows()).slice(jobsBefore);
+    expect(waiting).toMatchObject([{ status: 'queued', state: 'settling' }]);
+
+    // The transfer lands after the answer; the sweep reads the chain and starts the job.
+    await lossy.flush();
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 4n * TEXT_PRICE);
+    const ledger = chainLedger(stack.rpcUrl, stack.network, stack.asset);
+    expect(await reconcilePayments(instance.db, ledger)).toMatchObject({ paid: 1 });
+    const queue = new JobQueue(queueSchemaOf(DATABASE_URL === null ? undefined : lossySchema));
+    expect(await settleWaitingJobs(instance.db, queue)).toStrictEqual({ started: 1, dropped: 0 });
+    expect(await settleWaitingJobs(instance.db, queue)).toStrictEqual({ started: 0, dropped: 0 });
+
+    // The payer, who never got the job, sends the same header again and gets it, once.
+    const again = await resend();
+    expect(again.status).toBe(202);
+    const created = (await again.json()) as JobAnswer;
+    expect(created.jobId).toBe(waiting[0]?.id);
+    const job = await until(
+      instance.url,
+      created.jobToken,
+      created.jobId,
+      (j) => j.status === 'completed',
+    );
+    expect(job.completed).toBe(4);
+    const third = await resend();
+    expect(third.status).toBe(402);
+    expect(((await third.json()) as { message: string }).message).toMatch(/already used/);
+    // Paid once, for the limit.
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 4n * TEXT_PRICE);
   }, 120_000);
 });

@@ -541,7 +541,7 @@ async function signManifest(
 
 /** Whether `job`'s webhook asked for events of `type`. */
 function wantsEvent(job: JobRow, type: JobEvent): boolean {
-  return job.webhook !== null && job.webhook.events.includes(type);
+  return job.webhook?.events.includes(type) === true;
 }
 
 /** SQL for a new event's Standard Webhooks `webhook-id`. */

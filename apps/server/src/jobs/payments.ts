@@ -7,17 +7,22 @@ import type {
   PaymentRequirements,
 } from '@x402/core/types';
 import { UptoEvmScheme } from '@x402/evm/upto/server';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { encodeBase64Json } from '../doors/x402/base64-json.js';
+import type { AuthorizationLedger } from '../doors/x402/chain.js';
 import {
   Facilitator,
+  type Payment,
   type Requirements,
   type Terms,
   v1AcceptEntry,
   v1NetworkName,
 } from '../doors/x402/index.js';
+import { type SettleEnd, settleClaimed } from '../doors/x402/settle.js';
 import { dollars, USDC_DOMAIN } from '../doors/x402/terms.js';
 import { CRAWL_JOB_SCHEMA } from './params.js';
+import type { JobQueue } from './queue.js';
+import { TASKS } from './queue.js';
 import { type JobRow, type NewJob, readJob } from './store.js';
 
 /**
@@ -26,12 +31,15 @@ import { type JobRow, type NewJob, readJob } from './store.js';
  */
 export const JOB_AUTHORIZATION_SECONDS = 86_400;
 
-/** What the job door's payments need: the terms and the facilitator. */
+/** What the job door's payments need: the terms, the facilitator and the chain's record. */
 export interface JobPaymentDeps {
   readonly terms: Terms;
   readonly facilitatorUrl: string | null;
   readonly facilitatorTimeoutMs: number;
   readonly publicBaseUrl: string;
+  /** The token's record of authorizations, read when a v1 settlement's outcome is unknown. */
+  readonly ledger: AuthorizationLedger | null;
+  readonly clock: () => Date;
 }
 
 /**
@@ -173,6 +181,30 @@ export class JobPayments {
     }
     return new Facilitator({ url, timeoutMs: this.#deps.facilitatorTimeoutMs });
   }
+
+  /**
+   * Settle a claimed v1 payment (`settling`) as the x402 door settles a call's: when the
+   * facilitator's answer is lost or a refusal, the chain says whether it paid.
+   */
+  settleV1(
+    db: Queryable,
+    claimId: string,
+    payment: Payment,
+    requirements: Requirements,
+  ): Promise<SettleEnd> {
+    const { ledger, clock } = this.#deps;
+    return settleClaimed(
+      { db, facilitator: this.facilitator(), ledger, clock },
+      claimId,
+      payment,
+      requirements,
+      false,
+    );
+  }
+  /** The chain's record of authorizations, for a retried v1 payment of unknown outcome. */
+  get ledger(): AuthorizationLedger | null {
+    return this.#deps.ledger;
+  }
 }
 
 /** The name x402 payments of jobs are recorded under. */
@@ -235,4 +267,69 @@ async function recordSettlement(
       WHERE id = $1 AND payment->>'state' = 'authorized'`,
     [job.id, JSON.stringify(settlement)],
   );
+}
+
+/**
+ * Start a job paid with x402 v1 once its payment is known to be paid: its payment is
+ * marked settled and its seed task queued, in one transaction; a job already started
+ * is left alone, so the creating request and the sweep may both call it.
+ */
+export async function startPaidJob(
+  db: Database,
+  queue: JobQueue,
+  jobId: string,
+  transaction: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE crawl_jobs
+          SET payment = payment || jsonb_build_object('state', 'settled', 'transaction', $2::text),
+              updated_at = now()
+        WHERE id = $1 AND status = 'queued' AND payment->>'state' = 'settling'
+        RETURNING id`,
+      [jobId, transaction],
+    );
+    if (rows.length === 0) return false;
+    await queue.add(tx, TASKS.seed, { job: jobId });
+    return true;
+  });
+}
+
+/** Remove a v1 job whose payment is known never to have paid (it was never started). */
+export async function dropUnpaidJob(db: Queryable, jobId: string): Promise<void> {
+  await db.query(
+    `DELETE FROM crawl_jobs WHERE id = $1 AND status = 'queued' AND payment->>'state' = 'settling'`,
+    [jobId],
+  );
+}
+
+/**
+ * The sweep's part for v1 jobs (docs/decisions.md, "Crawl jobs: a v1 payment is
+ * settled after its job exists"): a job still waiting for its payment whose payment row
+ * has since ended, because the x402 reconciliation read the chain after a lost answer or
+ * a crash, is started when it paid and removed when it did not. Returns the counts.
+ */
+export async function settleWaitingJobs(
+  db: Database,
+  queue: JobQueue,
+): Promise<{ readonly started: number; readonly dropped: number }> {
+  const { rows } = await db.query<{ id: string; state: string; transaction: string | null }>(
+    `SELECT j.id, p.state, p.transaction
+       FROM crawl_jobs j
+       JOIN x402_payments p
+         ON p.payer = lower(j.payment->>'payer') AND p.nonce = lower(j.payment->>'nonce')
+      WHERE j.status = 'queued' AND j.door = 'x402' AND j.payment->>'state' = 'settling'
+        AND p.state IN ('settled', 'released', 'failed')`,
+  );
+  let started = 0;
+  let dropped = 0;
+  for (const row of rows) {
+    if (row.state === 'settled') {
+      if (await startPaidJob(db, queue, row.id, row.transaction ?? '')) started += 1;
+    } else {
+      await dropUnpaidJob(db, row.id);
+      dropped += 1;
+    }
+  }
+  return { started, dropped };
 }

@@ -4,7 +4,7 @@ import { isUptoPermit2Payload } from '@x402/evm';
 import type { Request, Response } from 'express';
 import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
-import { markSettling } from '../doors/x402/claims.js';
+import { markSettling, type StoredPayment, takeUnsettled } from '../doors/x402/claims.js';
 import {
   checkPayment,
   claimPayment,
@@ -15,11 +15,13 @@ import {
   parsePaymentHeader,
   paymentClaim,
 } from '../doors/x402/index.js';
+import { reconcileTaken } from '../doors/x402/reconcile.js';
+import type { SettleEnd } from '../doors/x402/settle.js';
 import { dollars } from '../doors/x402/terms.js';
-import { JOB_ROUTE } from '../jobs/payments.js';
+import { dropUnpaidJob, JOB_ROUTE, startPaidJob } from '../jobs/payments.js';
 import { TASKS } from '../jobs/queue.js';
 import { createdView } from '../jobs/service.js';
-import { insertJob, type NewJob, newJobToken } from '../jobs/store.js';
+import { insertJob, type NewJob, newJobToken, readJob } from '../jobs/store.js';
 
 /** The payer and nonce of an upto payload, which a job claims once. */
 function uptoOf(payload: PaymentPayload): { payer: string; nonce: string } | null {
@@ -179,8 +181,12 @@ async function createPaidJob(
 
 /**
  * A job paid with x402 v1 (`X-PAYMENT`, `exact` for the whole limit): checked against
- * the terms, claimed once in `x402_payments` (as the x402 door claims a call's), verified
- * and settled before the job exists; a payment that does not settle makes no job.
+ * the terms, claimed once in `x402_payments` (as the x402 door claims a call's) and
+ * verified; then the job is written, not started, and the payment settled; the job
+ * starts once the payment is known to be paid (docs/decisions.md, "Crawl jobs: a v1
+ * payment is settled after its job exists"). A refused payment removes the job; one
+ * whose outcome the chain cannot tell yet leaves it waiting for the sweep, and the same
+ * header sent again gets the job once it paid.
  */
 async function createV1Job(
   deps: AppDeps,
@@ -202,14 +208,20 @@ async function createV1Job(
     await refuse(deps, res, job, 'payment_invalid', problem.message);
     return;
   }
+  const payloadHash = sha256Hex(JSON.stringify(payment.raw));
   const claimed = await claimPayment(
     deps.db,
     paymentClaim(payment, requirements, req.header('x-request-id') ?? null, {
       callHash: sha256Hex(JSON.stringify([JOB_ROUTE, job.params])),
-      payloadHash: sha256Hex(JSON.stringify(payment.raw)),
+      payloadHash,
     }),
   );
   if (!claimed.ok) {
+    const existing = claimed.existing;
+    if (existing?.route === JOB_ROUTE && existing.payloadHash === payloadHash) {
+      await retryV1Job(deps, res, job, existing);
+      return;
+    }
     await refuse(deps, res, job, 'payment_invalid', 'This payment was already used');
     return;
   }
@@ -227,42 +239,129 @@ async function createV1Job(
     return;
   }
   await markVerified(deps.db, claimed.id);
-  await markSettling(deps.db, claimed.id, null);
-  const settled = await facilitator.settle(payment, requirements);
-  if (!settled.ok) {
-    // Refused: nothing moved. No usable answer: unknown until the reconciler reads the chain.
-    await finishPayment(
-      deps.db,
-      claimed.id,
-      settled.kind === 'rejected'
-        ? { state: 'failed', error: settled.reason }
-        : { state: 'unknown', error: settled.reason },
-    );
-    await refuse(
-      deps,
-      res,
-      job,
-      'payment_invalid',
-      `The payment could not be settled (${settled.kind})`,
-    );
+  // The job is written before the payment settles, so that a payment that lands whatever
+  // happens next (a lost answer, a crash) always has its job.
+  const token = newJobToken();
+  await deps.db.transaction(async (tx) => {
+    await insertJob(tx, job, {
+      door: 'x402',
+      keyId: null,
+      tokenHash: token.hash,
+      source: null,
+      unitCost: 0,
+      reserved: 0,
+      payment: {
+        scheme: 'exact',
+        x402Version: 1,
+        payer: payment.payer.toLowerCase(),
+        nonce: payment.nonce.toLowerCase(),
+        maxAmount: requirements.amount,
+        amount: requirements.amount,
+        state: 'settling',
+      },
+    });
+    await markSettling(tx, claimed.id, null);
+  });
+  const settled = await deps.jobs.payments.settleV1(deps.db, claimed.id, payment, requirements);
+  if (settled.paid) {
+    await startPaidJob(deps.db, deps.jobs.queue, job.id, settled.transaction);
+    await answerV1Job(deps, res, job.id, token);
     return;
   }
-  await finishPayment(deps.db, claimed.id, { state: 'settled', transaction: settled.transaction });
-  const token = newJobToken();
-  await createPaidJob(deps.db, deps, job, token.hash, {
-    scheme: 'exact',
-    x402Version: 1,
-    payer: payment.payer.toLowerCase(),
-    nonce: payment.nonce,
-    maxAmount: requirements.amount,
-    amount: requirements.amount,
-    state: 'settled',
-    transaction: settled.transaction,
-  });
+  if (settled.certain) await dropUnpaidJob(deps.db, job.id);
+  await refuse(deps, res, job, 'payment_invalid', unsettledMessage(settled));
+}
+
+/**
+ * The same v1 payment sent again for its job: the job is handed over (with a new job
+ * token) if its payment is known to be paid and no answer gave the job out yet; a
+ * payment of unknown outcome is read on chain first. Anything else is refused.
+ */
+async function retryV1Job(
+  deps: AppDeps,
+  res: Response,
+  job: NewJob,
+  existing: StoredPayment,
+): Promise<void> {
+  const waiting = await jobOfPayment(deps.db, existing.payer, existing.nonce);
+  if (waiting === null || waiting.answered) {
+    await refuse(deps, res, job, 'payment_invalid', 'This payment was already used');
+    return;
+  }
+  let end: SettleEnd =
+    existing.state === 'settled'
+      ? { paid: true, transaction: existing.transaction ?? '', network: existing.network }
+      : existing.state === 'released' || existing.state === 'failed'
+        ? { paid: false, certain: true, reason: `the payment was ${existing.state}` }
+        : { paid: false, certain: false, reason: 'the settlement is not known yet' };
+  if (
+    (existing.state === 'unknown' || existing.stale) &&
+    (await takeUnsettled(deps.db, existing.id))
+  ) {
+    const now = Math.floor(deps.clock().getTime() / 1000);
+    const found = await reconcileTaken(deps.db, deps.jobs.payments.ledger, existing, now, false);
+    if (found.kind === 'paid')
+      end = { paid: true, transaction: found.transaction, network: existing.network };
+    else if (found.kind === 'expired')
+      end = { paid: false, certain: true, reason: 'it expired unpaid' };
+  }
+  if (end.paid) {
+    await startPaidJob(deps.db, deps.jobs.queue, waiting.id, end.transaction);
+    await answerV1Job(deps, res, waiting.id, newJobToken());
+    return;
+  }
+  if (end.certain) await dropUnpaidJob(deps.db, waiting.id);
+  await refuse(deps, res, job, 'payment_invalid', unsettledMessage(end));
+}
+
+/** Why a v1 job did not start: refused (nothing moved) or not known yet (send it again). */
+function unsettledMessage(end: { readonly certain: boolean; readonly reason: string }): string {
+  return end.certain
+    ? `The payment could not be settled (${end.reason}); nothing was charged and no job was made`
+    : `The payment's settlement has no known outcome yet (${end.reason}). Send the same X-PAYMENT header again: the job is handed over once the transfer is seen on chain; nothing is charged otherwise`;
+}
+
+/**
+ * Answer 202 with v1 job `jobId` and `token`, which becomes its only token: once, as
+ * the job is marked answered first (a second answer would give the job out twice).
+ */
+async function answerV1Job(
+  deps: AppDeps,
+  res: Response,
+  jobId: string,
+  token: { readonly token: string; readonly hash: string },
+): Promise<void> {
+  const answered = await markAnswered(deps.db, jobId, token.hash);
+  if (!answered) throw new Error(`Job ${jobId} was answered already`);
+  const stored = await readJob(deps.db, jobId);
   res.status(202).json(
-    await createdView(deps.jobs.services, job.id, {
+    await createdView(deps.jobs.services, jobId, {
       jobToken: token.token,
-      webhookSecret: job.webhook?.secret,
+      webhookSecret: stored?.webhook?.secret,
     }),
   );
+}
+
+/** The v1 job of payment (payer, nonce), and whether an answer gave it out; null without one. */
+async function jobOfPayment(
+  db: Database,
+  payer: string,
+  nonce: string,
+): Promise<{ readonly id: string; readonly answered: boolean } | null> {
+  const { rows } = await db.query<{ id: string; answered: boolean }>(
+    `SELECT id, (payment ? 'answered') AS answered FROM crawl_jobs
+      WHERE payment->>'payer' = lower($1) AND payment->>'nonce' = lower($2)`,
+    [payer, nonce],
+  );
+  return rows[0] ?? null;
+}
+
+/** Give v1 job `jobId` its token and mark it answered, once; false when it was already. */
+async function markAnswered(db: Database, jobId: string, tokenHash: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE crawl_jobs SET token_hash = $2, payment = payment || '{"answered": true}'::jsonb
+      WHERE id = $1 AND NOT (payment ? 'answered') RETURNING id`,
+    [jobId, tokenHash],
+  );
+  return rows.length > 0;
 }

@@ -23,6 +23,7 @@ import {
   type Requirements,
   requirementsFor,
 } from './requirements.js';
+import { type SettleEnd, settleClaimed } from './settle.js';
 import { settlementHeader } from './settlement-header.js';
 import { dollars, type Terms } from './terms.js';
 
@@ -62,11 +63,6 @@ export interface X402Door extends Door<X402Ticket> {
   paymentRequired(call: PaidCall, error: ChallengeCode, message: string): Refusal;
 }
 
-/** What settling a payment came to, recorded in its row. */
-type SettleEnd =
-  | { readonly paid: true; readonly transaction: string; readonly network: string }
-  | { readonly paid: false; readonly certain: boolean; readonly reason: string };
-
 /**
  * The keyless door (x402.md §1–3): a payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT`
  * (v1) is checked against the call's terms exactly (a v2 payment also against the
@@ -103,58 +99,19 @@ export function x402Door(deps: X402DoorDeps): X402Door {
   const minValiditySeconds = MIN_VALIDITY_SECONDS + Math.ceil(deps.callDeadlineMs / 1000);
   const nowSeconds = () => Math.floor(deps.clock().getTime() / 1000);
 
-  /**
-   * Settle claimed payment `claimId` (already `settling`) and record the outcome. When
-   * the facilitator gives no usable answer, or refuses, the chain says whether the
-   * transfer landed anyway.
-   */
-  async function settleRecorded(
+  const settleRecorded = (
     claimId: string,
     payment: Payment,
     requirements: Requirements,
     keepResult: boolean,
-  ): Promise<SettleEnd> {
-    const settled =
-      facilitator === null
-        ? ({ ok: false, kind: 'unavailable', reason: 'no facilitator' } as const)
-        : await facilitator.settle(payment, requirements);
-    if (settled.ok) {
-      await finishPayment(db, claimId, {
-        state: 'settled',
-        transaction: settled.transaction,
-        keepResult,
-      });
-      return { paid: true, transaction: settled.transaction, network: settled.network };
-    }
-    const reason = `settle ${settled.kind}: ${settled.reason}`;
-    if (settled.kind === 'rejected' && ledger === null) {
-      await finishPayment(db, claimId, { state: 'failed', error: reason });
-      return { paid: false, certain: true, reason };
-    }
-    const found = await reconcileTaken(
-      db,
-      ledger,
-      {
-        id: claimId,
-        payer: payment.payer,
-        nonce: payment.nonce,
-        validBefore: Number(payment.validBefore),
-      },
-      nowSeconds(),
+  ): Promise<SettleEnd> =>
+    settleClaimed(
+      { db, facilitator, ledger, clock: deps.clock },
+      claimId,
+      payment,
+      requirements,
       keepResult,
     );
-    if (found.kind === 'paid') {
-      return { paid: true, transaction: found.transaction, network: requirements.network };
-    }
-    if (found.kind === 'expired') return { paid: false, certain: true, reason };
-    if (settled.kind === 'rejected' && found.kind === 'open') {
-      // The facilitator said no and nothing is on chain: refused, nothing moved.
-      await takeUnsettled(db, claimId, 0);
-      await finishPayment(db, claimId, { state: 'failed', error: reason });
-      return { paid: false, certain: true, reason };
-    }
-    return { paid: false, certain: false, reason };
-  }
 
   /** The result a payment already made paid for, with its settlement header. */
   const paidResult = (
