@@ -43,10 +43,19 @@ const SIGNER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b
 /** Credits one `text` page costs on the key door (`/buy/fetch`'s price). */
 const TEXT_CREDITS = 3;
 
+/** (2): 10,000-page jobs crawled one after another by the same worker process (`--quick`: one). */
+const BIG_JOBS = 3;
 /** (1): rounds of one process then two (`--quick`: one). */
 const SCALING_ROUNDS = 3;
 /** (1): pages of the job that warms each stack's workers before the measured one. */
 const WARMUP_PAGES = 64;
+/**
+ * (1): pages of the measured job: a crawl of thousands of pages, as the issue's customers
+ * run them. Found by links only, the site's binary tree offers fewer pages than there
+ * are tasks for the first ~2 s whatever the number of processes; at 600 pages that
+ * ramp alone capped even a perfect doubling of the rest at about 1.85x.
+ */
+const SCALING_PAGES = 2000;
 /** (1): each page this late (ms), as a remote site. */
 const SCALING_DELAY_MS = 200;
 /** (1): tasks per worker process (`JOB_CONCURRENCY`). */
@@ -63,7 +72,12 @@ const RSS_MARKS = [0.1, 0.5, 1] as const;
 /** The goals (README.md, "Crawl jobs"). */
 const GOAL_RATIO = 1.8;
 const GOAL_RSS_MB = 300;
-/** Flat: the RSS at the end at most this much above the RSS at half the crawl. */
+/**
+ * Flat: the peak RSS of the worker's last job at most this much above its first job's
+ * (same process, same site). Peaks over whole jobs, not single samples: RSS rises and
+ * falls with V8's collections, and one sample at half a crawl and one at its end swung
+ * from -20% to +12% between runs of the same code.
+ */
 const GOAL_FLAT = 0.1;
 
 /** One target of this benchmark; `met` is null when it could not be measured. */
@@ -74,7 +88,7 @@ export interface JobsTarget {
   readonly met: boolean | null;
 }
 
-/** Run the crawl-jobs benchmark; `quick` crawls 200 and 2,000 pages instead of 600 and 10,000. */
+/** Run the crawl-jobs benchmark; `quick` crawls 200 and 2,000 pages instead of 2,000 and 10,000. */
 export async function jobsBenchmark(options: {
   readonly quick: boolean;
 }): Promise<{ targets: JobsTarget[] }> {
@@ -89,7 +103,7 @@ export async function jobsBenchmark(options: {
     console.log(`\nCrawl jobs: not measured: ${missing}`);
     return { targets: [] };
   }
-  const scalingPages = options.quick ? 200 : 600;
+  const scalingPages = options.quick ? 200 : SCALING_PAGES;
   const bigPages = options.quick ? 2000 : 10_000;
   const rounds = options.quick ? 1 : SCALING_ROUNDS;
   const hook = await startReceiver();
@@ -107,7 +121,7 @@ export async function jobsBenchmark(options: {
       }
     }
     const site = await startCrawlSite({ pages: bigPages, delayMs: BIG_DELAY_MS });
-    let big: CrawlRun;
+    let big: CrawlRun[];
     let peer: PeerRun;
     try {
       big = await withStack(
@@ -118,7 +132,16 @@ export async function jobsBenchmark(options: {
           hostConcurrency: BIG_CONCURRENCY,
           allow: `${site.allow},${hook.allow}`,
         },
-        (stack) => crawl(stack, site, hook, { pages: bigPages, pollMs: 250, books: true }),
+        async (stack) => {
+          // The same worker process crawls the site again, as a worker runs job after job.
+          const runs: CrawlRun[] = [];
+          for (let job = 0; job < (options.quick ? 1 : BIG_JOBS); job++) {
+            runs.push(
+              await crawl(stack, site, hook, { pages: bigPages, pollMs: 250, books: job === 0 }),
+            );
+          }
+          return runs;
+        },
       );
       site.inFlight.max = 0;
       peer = await crawleeCrawl(site, bigPages, BIG_CONCURRENCY);
@@ -754,10 +777,12 @@ async function crawleeCrawl(site: CrawlSite, pages: number, concurrency: number)
 /** Print the three tables and the verdicts; return the targets. */
 function report(
   scaling: readonly CrawlRun[],
-  big: CrawlRun,
+  bigRuns: readonly CrawlRun[],
   peer: PeerRun,
   quick: boolean,
 ): JobsTarget[] {
+  const big = bigRuns[0] as CrawlRun;
+  const last = bigRuns[bigRuns.length - 1] as CrawlRun;
   const rate = (run: { pages: number; seconds: number }) => run.pages / run.seconds;
   const targets = reportScaling(scaling, quick);
 
@@ -790,6 +815,16 @@ function report(
         `${peak(big.samples).toFixed(0)} MB`,
         `${peak(peer.samples).toFixed(0)} MB`,
       ],
+      ...bigRuns.map((run, i) => [
+        `peak RSS of the worker process during job ${i + 1} of ${bigRuns.length} (same process)`,
+        `${peak(run.samples).toFixed(0)} MB`,
+        i === 0 ? `${peak(peer.samples).toFixed(0)} MB (its one crawl)` : '-',
+      ]),
+      ...bigRuns.map((run, i) => [
+        `RSS of the worker process at the end of job ${i + 1}`,
+        mark(run.samples[run.samples.length - 1]),
+        i === 0 ? mark(peer.samples[peer.samples.length - 1]) : '-',
+      ]),
       [
         'CPU of the crawling process per page, ms',
         big.cpu.workers.toFixed(2),
@@ -830,23 +865,24 @@ function report(
     ]),
   );
 
-  const ourPeak = peak(big.samples);
-  const half = marks[1]?.ours;
-  const end = marks[2]?.ours;
-  const growth =
-    half === undefined || end === undefined ? NaN : (end.rssMb[0] ?? 0) / (half.rssMb[0] ?? 1) - 1;
+  // Over every job of the worker process: V8 lets its heap grow well past one job
+  // before a full collection, so one job's samples would miss the peak.
+  const allSamples = bigRuns.flatMap((r) => r.samples);
+  const ourPeak = peak(allSamples);
+  const growth = peak(last.samples) / peak(big.samples) - 1;
+  const pagesInAll = bigRuns.reduce((sum, r) => sum + r.pages, 0);
   targets.push(
     {
-      name: `peak RSS of the worker process, ${big.pages}-page crawl`,
+      name: `peak RSS of the worker process, ${bigRuns.length} x ${big.pages}-page crawls`,
       goal: `≤ ${GOAL_RSS_MB} MB`,
       measured: `${ourPeak.toFixed(0)} MB`,
       met: ourPeak <= GOAL_RSS_MB,
     },
     {
-      name: 'RSS flat in page count (end vs half of the crawl)',
+      name: `RSS flat in page count (peak of the last job vs the first, ${pagesInAll} pages)`,
       goal: `≤ +${percent(GOAL_FLAT)}`,
       measured: `${growth >= 0 ? '+' : ''}${percent(growth)}`,
-      met: Number.isNaN(growth) ? null : growth <= GOAL_FLAT,
+      met: bigRuns.length < 2 || Number.isNaN(growth) ? null : growth <= GOAL_FLAT,
     },
   );
   printColumns(
