@@ -41,12 +41,11 @@ interface JobAnswer {
   manifest?: unknown;
 }
 
-beforeAll(async () => {
-  stack = await startPaymentStack();
-  site = await startCrawlSite({ pages: 12 });
-  if (DATABASE_URL !== null) await createSchema(schema);
+/** A server of its own schema (PGlite: data directory) whose x402 payments go to `facilitatorUrl`. */
+async function startJobServer(facilitatorUrl: string, ownSchema: string): Promise<RunningServer> {
+  if (DATABASE_URL !== null) await createSchema(ownSchema);
   const dataDir = tempDir('storefront-jobs-x402-');
-  server = await startServer(
+  return startServer(
     loadConfig(
       {
         NODE_ENV: 'test',
@@ -54,7 +53,7 @@ beforeAll(async () => {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
         SAFE_FETCH_ALLOW: site.allow,
-        FACILITATOR_URL: stack.facilitatorUrl,
+        FACILITATOR_URL: facilitatorUrl,
         X402_ASSET: stack.asset,
         X402_PAY_TO: stack.payTo,
         X402_RPC_URL: stack.rpcUrl,
@@ -64,8 +63,14 @@ beforeAll(async () => {
       },
       dataDir,
     ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
+    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema: ownSchema }) },
   );
+}
+
+beforeAll(async () => {
+  stack = await startPaymentStack();
+  site = await startCrawlSite({ pages: 12 });
+  server = await startJobServer(stack.facilitatorUrl, schema);
 }, 120_000);
 
 afterAll(async () => {
@@ -289,30 +294,7 @@ describe('x402 v1 jobs whose settlement answer is lost', () => {
 
   beforeAll(async () => {
     lossy = await startLossyFacilitator(stack.facilitatorUrl);
-    if (DATABASE_URL !== null) await createSchema(lossySchema);
-    const dataDir = tempDir('storefront-jobs-x402-lossy-');
-    instance = await startServer(
-      loadConfig(
-        {
-          NODE_ENV: 'test',
-          PORT: '0',
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'silent',
-          SAFE_FETCH_ALLOW: site.allow,
-          FACILITATOR_URL: lossy.url,
-          X402_ASSET: stack.asset,
-          X402_PAY_TO: stack.payTo,
-          X402_RPC_URL: stack.rpcUrl,
-          X402_LEGACY_NETWORK_NAMES: 'true',
-          ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-        },
-        dataDir,
-      ),
-      {
-        logger: pino({ level: 'silent' }),
-        ...(DATABASE_URL === null ? {} : { schema: lossySchema }),
-      },
-    );
+    instance = await startJobServer(lossy.url, lossySchema);
   }, 120_000);
 
   afterAll(async () => {
