@@ -279,6 +279,9 @@ async function startLossyFacilitator(target: string) {
     async flush() {
       for (const send of held.splice(0)) await send();
     },
+    discard() {
+      held.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         proxy.closeAllConnections();
@@ -359,6 +362,33 @@ describe('x402 v1 jobs whose settlement answer is lost', () => {
     );
     expect(job.completed).toBe(3);
     expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 3n * TEXT_PRICE);
+  }, 120_000);
+
+  it('settles a payment of unknown outcome again when the same header is sent again and the chain shows it unpaid', async () => {
+    const payerBefore = await stack.balanceOf(DEV_PAYER.address);
+    lossy.state.mode = 'late';
+    let resend: () => Promise<Response>;
+    try {
+      const paid = await payV1(2);
+      resend = paid.resend;
+      expect(paid.answer.status).toBe(402);
+    } finally {
+      lossy.state.mode = 'pass';
+    }
+    // The held settlement never reaches the chain; the payer asks again.
+    lossy.discard();
+    const again = await resend();
+    expect(again.status).toBe(202);
+    const created = (await again.json()) as JobAnswer;
+    expect(created.payment).toMatchObject({ state: 'settled' });
+    const job = await until(
+      instance.url,
+      created.jobToken,
+      created.jobId,
+      (j) => j.status === 'completed',
+    );
+    expect(job.completed).toBe(2);
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 2n * TEXT_PRICE);
   }, 120_000);
 
   it('keeps the job of a payment of unknown outcome, starts it in the sweep once paid, and hands it to the same header sent again', async () => {

@@ -10,6 +10,7 @@ import { UptoEvmScheme } from '@x402/evm/upto/server';
 import type { Database, Queryable } from '../db/database.js';
 import { encodeBase64Json } from '../doors/x402/base64-json.js';
 import type { AuthorizationLedger } from '../doors/x402/chain.js';
+import type { StoredPayment } from '../doors/x402/claims.js';
 import {
   Facilitator,
   type Payment,
@@ -18,7 +19,12 @@ import {
   v1AcceptEntry,
   v1NetworkName,
 } from '../doors/x402/index.js';
-import { type SettleEnd, settleClaimed } from '../doors/x402/settle.js';
+import {
+  type EarlierEnd,
+  type SettleEnd,
+  settleClaimed,
+  settleEarlier,
+} from '../doors/x402/settle.js';
 import { dollars, USDC_DOMAIN } from '../doors/x402/terms.js';
 import { CRAWL_JOB_SCHEMA } from './params.js';
 import type { JobQueue } from './queue.js';
@@ -201,9 +207,25 @@ export class JobPayments {
       false,
     );
   }
-  /** The chain's record of authorizations, for a retried v1 payment of unknown outcome. */
-  get ledger(): AuthorizationLedger | null {
-    return this.#deps.ledger;
+
+  /**
+   * A claimed v1 payment sent again while its settlement has no known outcome: read on
+   * chain, and settled again when still unpaid and payable, as the x402 door does.
+   */
+  settleV1Again(
+    db: Queryable,
+    row: StoredPayment,
+    payment: Payment,
+    requirements: Requirements,
+  ): Promise<EarlierEnd> {
+    const { ledger, clock } = this.#deps;
+    return settleEarlier(
+      { db, facilitator: this.facilitator(), ledger, clock },
+      row,
+      payment,
+      requirements,
+      false,
+    );
   }
 }
 
@@ -278,7 +300,7 @@ export async function startPaidJob(
   db: Database,
   queue: JobQueue,
   jobId: string,
-  transaction: string,
+  transaction: string | null,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query(
@@ -325,7 +347,7 @@ export async function settleWaitingJobs(
   let dropped = 0;
   for (const row of rows) {
     if (row.state === 'settled') {
-      if (await startPaidJob(db, queue, row.id, row.transaction ?? '')) started += 1;
+      if (await startPaidJob(db, queue, row.id, row.transaction)) started += 1;
     } else {
       await dropUnpaidJob(db, row.id);
       dropped += 1;

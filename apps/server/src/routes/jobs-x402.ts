@@ -4,7 +4,7 @@ import { isUptoPermit2Payload } from '@x402/evm';
 import type { Request, Response } from 'express';
 import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
-import { markSettling, type StoredPayment, takeUnsettled } from '../doors/x402/claims.js';
+import { markSettling, type StoredPayment } from '../doors/x402/claims.js';
 import {
   checkPayment,
   claimPayment,
@@ -12,10 +12,11 @@ import {
   markVerified,
   PAYMENT_HEADERS,
   PAYMENT_REQUIRED_HEADER,
+  type Payment,
   parsePaymentHeader,
   paymentClaim,
+  type Requirements,
 } from '../doors/x402/index.js';
-import { reconcileTaken } from '../doors/x402/reconcile.js';
 import type { SettleEnd } from '../doors/x402/settle.js';
 import { dollars } from '../doors/x402/terms.js';
 import { dropUnpaidJob, JOB_ROUTE, startPaidJob } from '../jobs/payments.js';
@@ -219,7 +220,7 @@ async function createV1Job(
   if (!claimed.ok) {
     const existing = claimed.existing;
     if (existing?.route === JOB_ROUTE && existing.payloadHash === payloadHash) {
-      await retryV1Job(deps, res, job, existing);
+      await retryV1Job(deps, res, job, payment, requirements, existing);
       return;
     }
     await refuse(deps, res, job, 'payment_invalid', 'This payment was already used');
@@ -265,7 +266,7 @@ async function createV1Job(
   const settled = await deps.jobs.payments.settleV1(deps.db, claimed.id, payment, requirements);
   if (settled.paid) {
     await startPaidJob(deps.db, deps.jobs.queue, job.id, settled.transaction);
-    await answerV1Job(deps, res, job.id, token);
+    await answerV1Job(deps, res, job, job.id, token);
     return;
   }
   if (settled.certain) await dropUnpaidJob(deps.db, job.id);
@@ -274,13 +275,17 @@ async function createV1Job(
 
 /**
  * The same v1 payment sent again for its job: the job is handed over (with a new job
- * token) if its payment is known to be paid and no answer gave the job out yet; a
- * payment of unknown outcome is read on chain first. Anything else is refused.
+ * token) if its payment is paid and no answer gave the job out yet. A payment of
+ * unknown outcome is read on chain first, and settled again when the chain shows it
+ * still unpaid and payable (as the x402 door does for a call: `settleEarlier`). A
+ * payment known never to have paid removes the job. Anything else is refused.
  */
 async function retryV1Job(
   deps: AppDeps,
   res: Response,
   job: NewJob,
+  payment: Payment,
+  requirements: Requirements,
   existing: StoredPayment,
 ): Promise<void> {
   const waiting = await jobOfPayment(deps.db, existing.payer, existing.nonce);
@@ -288,26 +293,32 @@ async function retryV1Job(
     await refuse(deps, res, job, 'payment_invalid', 'This payment was already used');
     return;
   }
-  let end: SettleEnd =
-    existing.state === 'settled'
-      ? { paid: true, transaction: existing.transaction ?? '', network: existing.network }
-      : existing.state === 'released' || existing.state === 'failed'
-        ? { paid: false, certain: true, reason: `the payment was ${existing.state}` }
-        : { paid: false, certain: false, reason: 'the settlement is not known yet' };
-  if (
-    (existing.state === 'unknown' || existing.stale) &&
-    (await takeUnsettled(deps.db, existing.id))
-  ) {
-    const now = Math.floor(deps.clock().getTime() / 1000);
-    const found = await reconcileTaken(deps.db, deps.jobs.payments.ledger, existing, now, false);
-    if (found.kind === 'paid')
-      end = { paid: true, transaction: found.transaction, network: existing.network };
-    else if (found.kind === 'expired')
-      end = { paid: false, certain: true, reason: 'it expired unpaid' };
+  let end: SettleEnd;
+  if (existing.state === 'settled') {
+    end = { paid: true, transaction: existing.transaction ?? '', network: existing.network };
+  } else if (existing.state === 'released' || existing.state === 'failed') {
+    end = { paid: false, certain: true, reason: `the payment was ${existing.state}` };
+  } else {
+    const again = await deps.jobs.payments.settleV1Again(deps.db, existing, payment, requirements);
+    end =
+      again.kind === 'paid'
+        ? { paid: true, transaction: again.transaction, network: again.network }
+        : again.kind === 'expired'
+          ? { paid: false, certain: true, reason: 'it expired unpaid' }
+          : again.kind === 'unpaid'
+            ? again.end
+            : {
+                paid: false,
+                certain: false,
+                reason:
+                  again.kind === 'busy'
+                    ? 'another request is settling it'
+                    : (again.reason ?? 'not on chain yet'),
+              };
   }
   if (end.paid) {
     await startPaidJob(deps.db, deps.jobs.queue, waiting.id, end.transaction);
-    await answerV1Job(deps, res, waiting.id, newJobToken());
+    await answerV1Job(deps, res, job, waiting.id, newJobToken());
     return;
   }
   if (end.certain) await dropUnpaidJob(deps.db, waiting.id);
@@ -323,16 +334,20 @@ function unsettledMessage(end: { readonly certain: boolean; readonly reason: str
 
 /**
  * Answer 202 with v1 job `jobId` and `token`, which becomes its only token: once, as
- * the job is marked answered first (a second answer would give the job out twice).
+ * the job is marked answered first; a request that loses that race (the same header
+ * sent twice at once) is refused as a used payment.
  */
 async function answerV1Job(
   deps: AppDeps,
   res: Response,
+  job: NewJob,
   jobId: string,
   token: { readonly token: string; readonly hash: string },
 ): Promise<void> {
-  const answered = await markAnswered(deps.db, jobId, token.hash);
-  if (!answered) throw new Error(`Job ${jobId} was answered already`);
+  if (!(await markAnswered(deps.db, jobId, token.hash))) {
+    await refuse(deps, res, job, 'payment_invalid', 'This payment was already used');
+    return;
+  }
   const stored = await readJob(deps.db, jobId);
   res.status(202).json(
     await createdView(deps.jobs.services, jobId, {

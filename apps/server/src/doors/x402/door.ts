@@ -11,11 +11,9 @@ import {
   paymentById,
   paymentClaim,
   type StoredPayment,
-  takeUnsettled,
 } from './claims.js';
 import type { Facilitator } from './facilitator.js';
 import { checkPayment, MIN_VALIDITY_SECONDS, type Payment, readPayment } from './payment.js';
-import { reconcileTaken } from './reconcile.js';
 import {
   type ChallengeCode,
   challenge,
@@ -23,7 +21,7 @@ import {
   type Requirements,
   requirementsFor,
 } from './requirements.js';
-import { type SettleEnd, settleClaimed } from './settle.js';
+import { type SettleEnd, settleClaimed, settleEarlier } from './settle.js';
 import { settlementHeader } from './settlement-header.js';
 import { dollars, type Terms } from './terms.js';
 
@@ -180,37 +178,35 @@ export function x402Door(deps: X402DoorDeps): X402Door {
             row.result,
           );
     }
-    if (!(row.state === 'unknown' || row.stale) || !(await takeUnsettled(db, row.id))) {
-      return replayed(
-        `Payment ${row.nonce} of ${row.payer} is in use by a call in progress; retry in a few seconds`,
-      );
+    const again = await settleEarlier(
+      { db, facilitator, ledger, clock: deps.clock },
+      row,
+      own,
+      requirements,
+      true,
+    );
+    switch (again.kind) {
+      case 'paid': {
+        const payer =
+          again.again && own !== null ? own : { version: row.x402Version, payer: row.payer };
+        return paidResult(payer, again.transaction, again.network, row.result);
+      }
+      case 'busy':
+        return replayed(
+          `Payment ${row.nonce} of ${row.payer} is in use by a call in progress; retry in a few seconds`,
+        );
+      case 'expired':
+        return null;
+      case 'unknown':
+        return challengeRefusal(
+          requirements,
+          'settlement_failed',
+          `An earlier payment of this call (nonce ${row.nonce}) has an unknown outcome until it expires; retry with that payment's own header${again.reason === null ? '' : ` (${again.reason})`}`,
+        );
+      case 'unpaid':
+        // `unpaid` comes only from settling the payer's own payment again.
+        return settlementFailed(requirements, own as Payment, again.end, call.requestId);
     }
-    const found = await reconcileTaken(db, ledger, row, nowSeconds(), true);
-    if (found.kind === 'paid') {
-      return paidResult(
-        { version: row.x402Version, payer: row.payer },
-        found.transaction,
-        row.network,
-        row.result,
-      );
-    }
-    if (found.kind === 'expired') return null;
-    if (own === null || found.kind === 'unknown') {
-      return challengeRefusal(
-        requirements,
-        'settlement_failed',
-        `An earlier payment of this call (nonce ${row.nonce}) has an unknown outcome until it expires; retry with that payment's own header${found.kind === 'unknown' ? ` (${found.reason})` : ''}`,
-      );
-    }
-    // Still unpaid and payable: this is the payer asking again, so settle it again. The
-    // chain takes the authorization once, however many times it is submitted.
-    if (!(await takeUnsettled(db, row.id, 0))) {
-      return replayed(`Payment ${row.nonce} of ${row.payer} is in use by a call in progress`);
-    }
-    const end = await settleRecorded(row.id, own, requirements, true);
-    return end.paid
-      ? paidResult(own, end.transaction, end.network, row.result)
-      : settlementFailed(requirements, own, end, call.requestId);
   }
 
   return {
