@@ -10,21 +10,14 @@ import { UptoEvmScheme } from '@x402/evm/upto/server';
 import type { Database, Queryable } from '../db/database.js';
 import { encodeBase64Json } from '../doors/x402/base64-json.js';
 import type { AuthorizationLedger } from '../doors/x402/chain.js';
-import type { StoredPayment } from '../doors/x402/claims.js';
 import {
   Facilitator,
-  type Payment,
   type Requirements,
   type Terms,
   v1AcceptEntry,
   v1NetworkName,
 } from '../doors/x402/index.js';
-import {
-  type EarlierEnd,
-  type SettleEnd,
-  settleClaimed,
-  settleEarlier,
-} from '../doors/x402/settle.js';
+import type { SettleDeps } from '../doors/x402/settle.js';
 import { dollars, USDC_DOMAIN } from '../doors/x402/terms.js';
 import { CRAWL_JOB_SCHEMA } from './params.js';
 import type { JobQueue } from './queue.js';
@@ -189,43 +182,13 @@ export class JobPayments {
   }
 
   /**
-   * Settle a claimed v1 payment (`settling`) as the x402 door settles a call's: when the
-   * facilitator's answer is lost or a refusal, the chain says whether it paid.
+   * What settling a v1 payment needs (`settleClaimed`, `settleEarlier`), as the x402
+   * door settles a call's: when the facilitator's answer is lost or a refusal, the
+   * chain says whether it paid.
    */
-  settleV1(
-    db: Queryable,
-    claimId: string,
-    payment: Payment,
-    requirements: Requirements,
-  ): Promise<SettleEnd> {
+  settleDeps(db: Queryable): SettleDeps {
     const { ledger, clock } = this.#deps;
-    return settleClaimed(
-      { db, facilitator: this.facilitator(), ledger, clock },
-      claimId,
-      payment,
-      requirements,
-      false,
-    );
-  }
-
-  /**
-   * A claimed v1 payment sent again while its settlement has no known outcome: read on
-   * chain, and settled again when still unpaid and payable, as the x402 door does.
-   */
-  settleV1Again(
-    db: Queryable,
-    row: StoredPayment,
-    payment: Payment,
-    requirements: Requirements,
-  ): Promise<EarlierEnd> {
-    const { ledger, clock } = this.#deps;
-    return settleEarlier(
-      { db, facilitator: this.facilitator(), ledger, clock },
-      row,
-      payment,
-      requirements,
-      false,
-    );
+    return { db, facilitator: this.facilitator(), ledger, clock };
   }
 }
 

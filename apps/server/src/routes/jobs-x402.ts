@@ -17,7 +17,7 @@ import {
   paymentClaim,
   type Requirements,
 } from '../doors/x402/index.js';
-import type { SettleEnd } from '../doors/x402/settle.js';
+import { type SettleEnd, settleClaimed, settleEarlier } from '../doors/x402/settle.js';
 import { dollars } from '../doors/x402/terms.js';
 import { dropUnpaidJob, JOB_ROUTE, startPaidJob } from '../jobs/payments.js';
 import { TASKS } from '../jobs/queue.js';
@@ -263,7 +263,13 @@ async function createV1Job(
     });
     await markSettling(tx, claimed.id, null);
   });
-  const settled = await deps.jobs.payments.settleV1(deps.db, claimed.id, payment, requirements);
+  const settled = await settleClaimed(
+    deps.jobs.payments.settleDeps(deps.db),
+    claimed.id,
+    payment,
+    requirements,
+    false,
+  );
   if (settled.paid) {
     await startPaidJob(deps.db, deps.jobs.queue, job.id, settled.transaction);
     await answerV1Job(deps, res, job, job.id, token);
@@ -299,7 +305,13 @@ async function retryV1Job(
   } else if (existing.state === 'released' || existing.state === 'failed') {
     end = { paid: false, certain: true, reason: `the payment was ${existing.state}` };
   } else {
-    const again = await deps.jobs.payments.settleV1Again(deps.db, existing, payment, requirements);
+    const again = await settleEarlier(
+      deps.jobs.payments.settleDeps(deps.db),
+      existing,
+      payment,
+      requirements,
+      false,
+    );
     end =
       again.kind === 'paid'
         ? { paid: true, transaction: again.transaction, network: again.network }
