@@ -314,13 +314,15 @@ describe('TestUSDC', () => {
       }),
     ).toBe(500n);
     expect(await revertOf('permit', args)).toContain('EIP2612: invalid signature');
-    const late = await signPermit({ ...permit, deadline: now() - 1n, nonce: 1n });
+    // An hour past: the chain's clock (the last block's time) may lag the wall clock by seconds.
+    const deadline = now() - 3600n;
+    const late = await signPermit({ ...permit, deadline, nonce: 1n });
     expect(
       await revertOf('permit', [
         owner,
         permit.spender,
         permit.value,
-        now() - 1n,
+        deadline,
         Number(late.v),
         late.r,
         late.s,
