@@ -1,12 +1,12 @@
 import { ConfigError } from './config.js';
-import { collectGarbageOnce } from './first-collection.js';
+import { boundHeapGrowth } from './heap-growth.js';
 import { startService, startupLines } from './service.js';
 import { closeOnSignals } from './signals.js';
 
 try {
   const service = await startService();
   process.stdout.write(`${(await startupLines(service)).join('\n')}\n`);
-  collectGarbageOnce();
+  boundHeapGrowth();
   // The first signal drains (docs/decisions.md, "Drain on SIGTERM"): calls in flight
   // finish, new ones are told to retry elsewhere, then the process exits 0. A second
   // signal stops at once.

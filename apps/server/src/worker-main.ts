@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
-import { collectGarbageOnce } from './first-collection.js';
+import { boundHeapGrowth } from './heap-growth.js';
 import { closeOnSignals } from './signals.js';
 import { startWorker } from './worker.js';
 
@@ -7,7 +7,7 @@ import { startWorker } from './worker.js';
 try {
   const worker = await startWorker(loadConfig(process.env));
   process.stdout.write(`Storefront worker ${worker.instanceId} running\n`);
-  collectGarbageOnce();
+  boundHeapGrowth();
   // The first signal drains (running tasks finish; queued ones wait for other workers);
   // a second stops at once, and the lease's expiry hands this process's tasks on.
   closeOnSignals(() => worker.close(), 'finishing running tasks, then stopping');
