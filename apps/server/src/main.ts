@@ -6,11 +6,12 @@ import { closeOnSignals } from './signals.js';
 try {
   const service = await startService();
   process.stdout.write(`${(await startupLines(service)).join('\n')}\n`);
-  boundHeapGrowth();
   // The first signal drains (docs/decisions.md, "Drain on SIGTERM"): calls in flight
   // finish, new ones are told to retry elsewhere, then the process exits 0. A second
   // signal stops at once.
   closeOnSignals(() => service.close(), 'draining, then shutting down');
+  // After the signal handlers: a signal during the collection still drains.
+  boundHeapGrowth();
 } catch (error) {
   const message =
     error instanceof ConfigError ? error.message : `Could not start: ${(error as Error).message}`;

@@ -7,10 +7,11 @@ import { startWorker } from './worker.js';
 try {
   const worker = await startWorker(loadConfig(process.env));
   process.stdout.write(`Storefront worker ${worker.instanceId} running\n`);
-  boundHeapGrowth();
   // The first signal drains (running tasks finish; queued ones wait for other workers);
   // a second stops at once, and the lease's expiry hands this process's tasks on.
   closeOnSignals(() => worker.close(), 'finishing running tasks, then stopping');
+  // After the signal handlers: a signal during the collection still drains.
+  boundHeapGrowth();
 } catch (error) {
   const message =
     error instanceof ConfigError ? error.message : `Could not start: ${(error as Error).message}`;
