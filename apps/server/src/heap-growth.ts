@@ -18,11 +18,11 @@ export const HEAP_GROWING_PERCENT = 50;
  * commit) to 150–180 MB before its first full collection, though the worker holds about
  * 45 MB. One collection at start did not help on its own: V8 sets the next limit from
  * the collector's speed against the program's, and at start-up it allowed four times the
- * live heap (43 → 182 MB). Both flags are read at each collection, so setting them at
- * run time takes effect from the next one;
- * `--expose-gc` set at run time puts `gc` into contexts created afterwards (as Jest's leak
- * detector does), and no code of the service calls it again. Worker threads share the
- * flags; the product threads' heaps have their own bounds as well.
+ * live heap (43 → 182 MB). V8 reads the growing factor at each full collection, so
+ * setting it at run time takes effect from the next one; `--expose-gc` set at run time
+ * puts `gc` into contexts created afterwards (as Jest's leak detector does), and no code
+ * of the service calls it again. Worker threads share the flag; the product threads'
+ * heaps have their own bounds as well.
  */
 export function boundHeapGrowth(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

@@ -329,7 +329,8 @@ async function retryV1Job(
               };
   }
   if (end.paid) {
-    await startPaidJob(deps.db, deps.jobs.queue, waiting.id, end.transaction);
+    // A row settled with no hash recorded gives '' here; the job keeps null, as the sweep's does.
+    await startPaidJob(deps.db, deps.jobs.queue, waiting.id, end.transaction || null);
     await answerV1Job(deps, res, job, waiting.id, newJobToken());
     return;
   }
