@@ -24,7 +24,7 @@ import { machine, printColumns } from './lib/report.js';
 export type ExtractionFormat = 'readability' | 'trafilatura' | 'articles';
 
 /** One evaluation page: its bytes, decoded text, and a gold text or snippet lists. */
-interface EvalPage {
+export interface EvalPage {
   readonly name: string;
   readonly url: string;
   readonly bytes: Uint8Array;
@@ -76,13 +76,7 @@ export async function extractionBenchmark(options: {
     return null;
   }
   const dir = resolve(process.env.INIT_CWD ?? process.cwd(), options.dir);
-  const { format, root } = detectLayout(dir, options.format);
-  const all =
-    format === 'readability'
-      ? loadReadabilitySet(root)
-      : format === 'articles'
-        ? loadArticlesSet(root)
-        : loadTrafilaturaSet(root);
+  const { format, root, pages: all } = loadEvalSet(dir, options.format);
   const pages = spread(all, options.sample);
   const warmup = 1;
   const passes = options.quick ? 1 : 3;
@@ -303,6 +297,24 @@ export function htmlToText(html: string): string {
     if (block) stack.push('\n');
   }
   return parts.join('');
+}
+
+/**
+ * The pages of a public evaluation set, in the layout given or recognised from its files
+ * (also read by `verdict.bench.ts`).
+ */
+export function loadEvalSet(
+  dir: string,
+  requested?: string,
+): { format: ExtractionFormat; root: string; pages: readonly EvalPage[] } {
+  const { format, root } = detectLayout(dir, requested);
+  const pages =
+    format === 'readability'
+      ? loadReadabilitySet(root)
+      : format === 'articles'
+        ? loadArticlesSet(root)
+        : loadTrafilaturaSet(root);
+  return { format, root, pages };
 }
 
 /** Use the given layout, or recognise it from the files in the directory. */

@@ -15,19 +15,21 @@ import { serviceBenchmark } from './service.bench.js';
 import { signBenchmark } from './sign.bench.js';
 import { startupBenchmark } from './startup.bench.js';
 import { validateBenchmark } from './validate.bench.js';
+import { verdictBenchmark } from './verdict.bench.js';
 import { x402Benchmark } from './x402.bench.js';
 import { x402CoreBenchmark } from './x402-core.bench.js';
 
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, scale, ledger, x402, x402-core, job-engine, jobs, tls, memory, startup, extraction); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, scale, ledger, x402, x402-core, job-engine, jobs, tls, memory, startup, extraction, verdict); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
  * scores main-content extraction on a directory of public evaluation pages (never run
  * without `--only`: the pages live outside the repository); `--sample=N` reads N pages
- * spread evenly over the set.
+ * spread evenly over the set. `--only=verdict [<dir>...]` measures page verdicts on the
+ * hand-built pages and on the public sets given (quality only, never timed).
  */
 const argv = process.argv.slice(2).filter((a) => a !== '--');
 const args = new Set(argv);
@@ -184,6 +186,15 @@ if (only === undefined || only === 'startup') {
     console.error(
       `start-up targets missed: ${missed.map((t) => `${t.name} (${t.measured})`).join('; ')}`,
     );
+    process.exitCode = 1;
+  }
+}
+
+if (only === undefined || only === 'verdict') {
+  // Quality only, no timing: the hand-built pages, then the public sets given.
+  const verdicts = verdictBenchmark({ dirs: positional });
+  if (check && !verdicts.met) {
+    console.error('page verdict targets missed (see the table)');
     process.exitCode = 1;
   }
 }

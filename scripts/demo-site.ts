@@ -253,6 +253,23 @@ const resources: Record<string, Resource> = {
   '/sitemap-pages.xml.gz': serve('gzipped urlset with lastmod', 'application/gzip', SITEMAP_PAGES),
 };
 
+/**
+ * A bot-protection interstitial served in place of a page, with its vendor's header, for
+ * trying page verdicts (`/buy/markdown?url=…/challenge` answers `not_content`). Not on
+ * the index: the site's own pages are what a map or a crawl of it finds.
+ */
+const INTERSTITIAL: Resource = {
+  what: 'a bot challenge served in place of the page (answered not_content)',
+  handle(res) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cf-mitigated': 'challenge' });
+    res.end(`<!doctype html><html lang="en"><head><title>Just a moment...</title></head><body>
+<h1>Checking your browser before accessing the site</h1><form id="challenge-form" action="/?__cf_chl_f_tk=demo" method="POST"></form>
+<noscript>Enable JavaScript and cookies to continue</noscript>
+<script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=demo"></script></body></html>
+`);
+  },
+};
+
 function indexPage(): string {
   const items = Object.entries(resources)
     .map(([path, { what }]) => `<li><a href="${path}">${path}</a>: ${what}</li>`)
@@ -277,7 +294,7 @@ const server = http.createServer((req, res) => {
     res.end(indexPage());
     return;
   }
-  const resource = resources[path];
+  const resource = path === '/challenge' ? INTERSTITIAL : resources[path];
   if (resource === undefined) {
     res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html><body><h1>Not found</h1></body></html>\n');

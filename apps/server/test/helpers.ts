@@ -152,6 +152,18 @@ export function productTask(name: string): ProductTask<unknown, { ok: boolean }>
   return taskOf(route) as ProductTask<unknown, { ok: boolean }>;
 }
 
+/**
+ * What a product task answered, unwrapped: a judged route's task (fetch, markdown, …)
+ * answers `{verdict, output}`, the output being the product's result.
+ */
+export function outputOf(result: unknown): { ok: boolean } & Record<string, unknown> {
+  const judged = result as { verdict?: unknown; output?: { ok: boolean } };
+  if (judged !== null && typeof judged === 'object' && 'verdict' in judged) {
+    return judged.output as { ok: boolean } & Record<string, unknown>;
+  }
+  return result as { ok: boolean } & Record<string, unknown>;
+}
+
 /** The product input of a route that reads one page. */
 export function pageInput(doc: FetchedDocument, params: unknown): unknown {
   return { params, source: { kind: 'page', doc }, baseUrl: 'http://127.0.0.1:3000' };

@@ -167,7 +167,7 @@ describe('the start-up with no configuration', () => {
     expect(run.stdout).toContain(
       `checked offline against the key pinned at ${service.server.url}/.well-known/service-attestation`,
     );
-    expect(run.stdout).toContain(`valid (storefront-attest/2:${service.server.signer.address})`);
+    expect(run.stdout).toContain(`valid (storefront-attest/3:${service.server.signer.address})`);
     // Real test tokens moved to the payee.
     expect(await stack.balanceOf(DEV_PAY_TO)).toBe(payeeBefore + EXAMPLE_PRICE);
     // The saved result is the whole one: the shipped verifier accepts it too.

@@ -10,7 +10,7 @@ import { REGISTRY } from '../src/registry/index.js';
 import { inlineCompute, stepTaskOf } from '../src/work/compute.js';
 import { ComputeCancelledError, ComputeLimitError } from '../src/work/limits.js';
 import { ProductPool } from '../src/work/pool.js';
-import { pageInput, productTask, testApp } from './helpers.js';
+import { outputOf, pageInput, productTask, testApp } from './helpers.js';
 import { ADMIN_TOKEN, buy, callAndHangUp, creditsOf, ledgerOf, prepaidKey } from './keys.js';
 import { fixturePage, REPORT_PDF } from './site.js';
 
@@ -82,7 +82,7 @@ describe('ProductPool', () => {
     });
     const onThread = await running;
     expect(onThread).toStrictEqual(await inlineCompute(MARKDOWN, input));
-    expect((onThread as { ok: boolean }).ok).toBe(true);
+    expect(outputOf(onThread).ok).toBe(true);
   });
 
   it('awaits an asynchronous product (pdf.js) on the thread, one task after the other, as inline', async () => {
@@ -170,7 +170,7 @@ describe('ProductPool', () => {
     await expect(pool.compute({ name: 'no-such-route', run: () => null }, {})).rejects.toThrow(
       'No product task `no-such-route`',
     );
-    const after = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
+    const after = outputOf(await pool.compute(MARKDOWN, pageInput(article, {})));
     expect(after.ok).toBe(true);
     expect(log.lines).toStrictEqual([]);
   });
@@ -183,7 +183,7 @@ describe('ProductPool', () => {
       ),
     ).rejects.toThrow(/could not be cloned/);
     expect(pool.stats.busy).toBe(0);
-    const after = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
+    const after = outputOf(await pool.compute(MARKDOWN, pageInput(article, {})));
     expect(after.ok).toBe(true);
   });
 });
@@ -210,9 +210,7 @@ describe('ProductPool bounds', () => {
       options: { deadlineMs: 60_000, heapMb: 64 },
       message: 'Processing the page needed more than 64 MB',
       next: async (pool: ProductPool) => {
-        const result = (await pool.compute(MARKDOWN, pageInput(article, {}))) as {
-          ok: boolean;
-        };
+        const result = outputOf(await pool.compute(MARKDOWN, pageInput(article, {})));
         expect(result.ok).toBe(true);
       },
     },
@@ -257,13 +255,13 @@ describe('ProductPool bounds', () => {
       await expect(
         pool.compute(MARKDOWN, pageInput(article, {}), AbortSignal.abort()),
       ).rejects.toBeInstanceOf(ComputeCancelledError);
-      expect(((await running) as { ok: boolean }).ok).toBe(true);
+      expect(outputOf(await running).ok).toBe(true);
       // Aborting once a thread has the task changes nothing.
       const late = new AbortController();
       const done = pool.compute(MARKDOWN, pageInput(article, {}), late.signal);
       await vi.waitFor(() => expect(pool.stats.busy).toBe(1), { timeout: 20_000, interval: 1 });
       late.abort();
-      expect(((await done) as { ok: boolean }).ok).toBe(true);
+      expect(outputOf(await done).ok).toBe(true);
     } finally {
       await pool.close();
     }
@@ -376,7 +374,7 @@ describe('ProductPool threads on demand', () => {
     });
     try {
       expect(pool.stats).toMatchObject({ threads: 0, started: 0 });
-      const first = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
+      const first = outputOf(await pool.compute(MARKDOWN, pageInput(article, {})));
       expect(first.ok).toBe(true);
       // One task wanted one thread.
       expect(pool.stats).toMatchObject({ threads: 1, busy: 0, started: 1 });
@@ -385,7 +383,7 @@ describe('ProductPool threads on demand', () => {
         interval: 20,
       });
       // The next task starts a thread again.
-      const again = (await pool.compute(MARKDOWN, pageInput(article, {}))) as { ok: boolean };
+      const again = outputOf(await pool.compute(MARKDOWN, pageInput(article, {})));
       expect(again.ok).toBe(true);
       expect(pool.stats).toMatchObject({ threads: 1, started: 2, recycled: 0 });
       // Stopped on purpose: no fault reported.
@@ -417,7 +415,7 @@ describe('ProductPool threads on demand', () => {
     });
     try {
       for (const pool of [small, large]) {
-        const result = (await pool.compute(MARKDOWN, pageInput(big, {}))) as { ok: boolean };
+        const result = outputOf(await pool.compute(MARKDOWN, pageInput(big, {})));
         expect(result.ok).toBe(true);
       }
       expect(small.stats.recycled).toBe(1);
@@ -427,7 +425,7 @@ describe('ProductPool threads on demand', () => {
         interval: 20,
       });
       // The next task gets a fresh thread.
-      const next = (await small.compute(MARKDOWN, pageInput(big, {}))) as { ok: boolean };
+      const next = outputOf(await small.compute(MARKDOWN, pageInput(big, {})));
       expect(next.ok).toBe(true);
       expect(small.stats).toMatchObject({ started: 2, recycled: 2 });
       expect(log.lines).toStrictEqual([]);

@@ -101,7 +101,7 @@ describe('a signer with the native backend', () => {
     },
   );
 
-  it('reproduces the storefront-attest/2 test vector signature, and the /1 one', () => {
+  it('reproduces the storefront-attest/3 test vector signature, and the /2 and /1 ones', () => {
     const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
     const signer = createSigner(key, { ...fixed, personalSign: backend });
     const attestation = signer.sign('Hello, Storefront.\nThis line is signed too.', {
@@ -109,8 +109,19 @@ describe('a signer with the native backend', () => {
       url: 'https://example.com/article?id=7',
       status: 200,
       fetchedAt: '2026-01-02T03:04:05.678Z',
+      page: {
+        verdict: 'content',
+        rubric: 'page-verdict/1',
+        words: 642,
+        signals: ['shell:noscript'],
+      },
     });
     expect(attestation.signature).toBe(
+      '0xe793fe845cc32d07e0f4c812c233cf1a46181b13d50fc41e697fde0d49e0c3bc0e743e3411da4d3406826e279eaab968f317a5c394a4659ef17ab117f45b70161c',
+    );
+    const v2 =
+      'storefront-attest/2\nroute:markdown\ncontentHash:0xba9266fe6a2e168a5f2b73a89bc87efd9ce27509327c9f841128d67cbff7aa7c\nurl:https://example.com/article?id=7\nstatus:200\nfetchedAt:2026-01-02T03:04:05.678Z\nnonce:0x000102030405060708090a0b0c0d0e0f';
+    expect(backend(key)(v2)).toBe(
       '0x462be0495ccc706aee266b46d4212439aa707b327e94f136f60d69611bc42e3353e26f15af73a21b095d3ab7fb77bdbc0adeee87c0c1869b504f430fd1479e981b',
     );
     const v1 =

@@ -104,6 +104,25 @@ function send(
   };
 }
 
+/** A bot-protection interstitial: its title, challenge form and challenge script. */
+export const CHALLENGE_HTML = `<!doctype html><html lang="en"><head><title>Just a moment...</title>
+<meta name="robots" content="noindex,nofollow"></head><body><div class="main-wrapper">
+<h1>Checking your browser before accessing the site</h1><form id="challenge-form" action="/?__cf_chl_f_tk=x" method="POST"></form>
+<noscript>Enable JavaScript and cookies to continue</noscript></div>
+<script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8f1e2d3c4b5a6978"></script></body></html>`;
+
+/** A soft 404: the site's chrome around an error heading, served with 200. */
+export const SOFT_404_HTML = `<!doctype html><html><head><title>Page not found – Fixture News</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/wiki">Wiki</a></nav></header>
+<main><h1>Oops! That page can’t be found.</h1><p>It looks like nothing was found at this location. Maybe try a search?</p></main>
+<footer><p>© Fixture News</p></footer></body></html>`;
+
+/** A sign-in wall: a password form under a sign-in heading. */
+export const LOGIN_HTML = `<!doctype html><html><head><title>Sign in – Fixture News</title></head><body>
+<main><h1>Sign in to continue</h1><form action="/session" method="post">
+<label>Email <input type="email" name="email"></label><label>Password <input type="password" name="password"></label>
+<button>Sign in</button></form><p><a href="/reset">Forgot your password?</a></p></main></body></html>`;
+
 /** The loopback site every route test reads: real pages over real HTTP. */
 export interface Site {
   readonly port: number;
@@ -319,6 +338,17 @@ export async function startSite(registry: readonly AnyRoute[] = REGISTRY): Promi
     ),
     '/missing': send(404, 'text/html', '<html><body><h1>Not found</h1></body></html>'),
     '/broken': send(500, 'text/html', '<html><body><h1>Server error</h1></body></html>'),
+    // Pages served in the content's place (page verdicts): a bot challenge answered 200
+    // with its vendor's header, a soft 404, and a sign-in wall reached by redirect.
+    '/challenge': send(200, 'text/html; charset=utf-8', CHALLENGE_HTML, {
+      'cf-mitigated': 'challenge',
+    }),
+    '/gone': send(200, 'text/html; charset=utf-8', SOFT_404_HTML),
+    '/members/story': (_req, res) => {
+      res.writeHead(302, { location: '/login?next=%2Fmembers%2Fstory' });
+      res.end();
+    },
+    '/login': send(200, 'text/html; charset=utf-8', LOGIN_HTML),
     '/loop': (_req, res) => {
       res.writeHead(302, { location: '/loop' });
       res.end();

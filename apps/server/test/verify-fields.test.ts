@@ -87,11 +87,19 @@ function calls(): Record<
 
 /** The covered fields beyond `text` and the envelope, with a wholly covered `data` spelt out. */
 function restated(result: Body, covered: readonly string[]): string[] {
-  return covered
-    .filter((path) => path !== 'text' && !(ENVELOPE_FIELDS as readonly string[]).includes(path))
-    .flatMap((path) =>
-      path === 'data' ? Object.keys(result.data as Body).map((inner) => `data.${inner}`) : [path],
-    );
+  return (
+    covered
+      // The envelope and the page verdict are compared with the signed message, not re-derived.
+      .filter(
+        (path) =>
+          path !== 'text' &&
+          path !== 'page' &&
+          !(ENVELOPE_FIELDS as readonly string[]).includes(path),
+      )
+      .flatMap((path) =>
+        path === 'data' ? Object.keys(result.data as Body).map((inner) => `data.${inner}`) : [path],
+      )
+  );
 }
 
 async function verify(body: unknown, query = ''): Promise<Body> {
@@ -154,6 +162,19 @@ describe('POST /x402/verify re-derives text from the fields', () => {
           pinnedKey: true,
         });
       }
+      // An answer made from a page carries the verdict, signed: an edit to it is refused.
+      if (result.page !== undefined) {
+        expect(verdict.covered).toContain('page');
+        const page = result.page as Body;
+        const tampered = await verify({
+          ...result,
+          page: { ...page, words: Number(page.words) + 1 },
+        });
+        expect([tampered.valid, (tampered.checks as Body).envelope]).toStrictEqual([false, false]);
+        expect(tampered.problems).toContain(
+          'The result’s page verdict differs from the signed one.',
+        );
+      }
     });
   }
 
@@ -177,14 +198,14 @@ describe('POST /x402/verify re-derives text from the fields', () => {
   it('says a /buy/fetch answer has no fetchedAt to compare', async () => {
     const res = await buy(t.app, '/buy/fetch', { url: site.url('/product') }, key.key);
     const verdict = await verify(res.body);
-    expect(verdict.covered).toStrictEqual(['text', 'url', 'status']);
+    expect(verdict.covered).toStrictEqual(['text', 'url', 'status', 'page']);
     expect((verdict.signed as Body).fetchedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
   it('refuses an answer checked as another route, and answers 400 for an unknown route', async () => {
     const res = await buy(t.app, '/buy/metadata', { url: site.url('/product') }, key.key);
     const named = await verify(res.body, '?route=/buy/markdown');
-    // The receipt names its route (storefront-attest/2): the signed one is reported.
+    // The receipt names its route (storefront-attest/2 and later): the signed one is reported.
     expect(named).toMatchObject({ valid: false, route: 'metadata', checks: { fields: false } });
     expect(named.problems).toStrictEqual([
       'The receipt was signed for a /buy/metadata result, not /buy/markdown.',

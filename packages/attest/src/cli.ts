@@ -139,10 +139,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Which of url, status and fetchedAt were compared, and the signed value of the others. */
+/**
+ * Which of url, status, fetchedAt and the page verdict were compared, and the signed
+ * value of the envelope fields that were not.
+ */
 function envelopeLine(v: Verification): string {
   if (v.checks.envelope === null) return 'url, status and fetchedAt not in the input';
-  const compared = ENVELOPE_FIELDS.filter((key) => v.covered.includes(key));
+  const compared: string[] = ENVELOPE_FIELDS.filter((key) => v.covered.includes(key));
+  if (v.covered.includes('page')) compared.push(`the page verdict (${pageOf(v)})`);
   const absent = ENVELOPE_FIELDS.filter((key) => !v.covered.includes(key));
   const head = v.checks.envelope
     ? `${list(compared)} ${compared.length === 1 ? 'matches' : 'match'} the signed message`
@@ -154,6 +158,12 @@ function envelopeLine(v: Verification): string {
       ? ''
       : ` (signed ${absent.map((key) => `${key} ${signed[key] ?? 'none'}`).join(', ')})`;
   return `${head}; ${list(absent)} not in the result${values}`;
+}
+
+/** The signed verdict as one reads it: `content, page-verdict/1`. */
+function pageOf(v: Verification): string {
+  const page = v.signed?.page ?? null;
+  return page === null ? 'none signed' : `${page.verdict}, ${page.rubric}`;
 }
 
 function fieldsLine(v: Verification): string {

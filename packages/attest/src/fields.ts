@@ -363,7 +363,10 @@ function applyRule(rule: ReceiptRule, result: Rec, text: string): RuleVerdict | 
 export function isBare(result: unknown): boolean {
   const input = isRecord(result) ? result : {};
   return Object.keys(input).every(
-    (key) => BOOKKEEPING.has(key) || (ENVELOPE_FIELDS as readonly string[]).includes(key),
+    (key) =>
+      BOOKKEEPING.has(key) ||
+      key === 'page' ||
+      (ENVELOPE_FIELDS as readonly string[]).includes(key),
   );
 }
 

@@ -10,6 +10,9 @@ export {
   buildMessage,
   MESSAGE_TEMPLATE,
   type MessageFields,
+  type PageLine,
+  pageLineProblem,
+  pageLineText,
   parseMessage,
   ROUTE_NAME,
 } from './message.js';

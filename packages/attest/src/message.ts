@@ -2,12 +2,17 @@ import { isSha256Hex, type Sha256Hex, StorefrontError } from '@storefront/core';
 
 /**
  * The scheme a signer issues today: first line of every new signed message and prefix
- * of every new keyId. Scheme 2 adds the `route:` line.
+ * of every new keyId. Scheme 2 adds the `route:` line; scheme 3 the optional `page:`
+ * line, the verdict on the page the result was made from.
  */
-export const ATTEST_SCHEME = 'storefront-attest/2';
+export const ATTEST_SCHEME = 'storefront-attest/3';
 
-/** Every scheme a verifier reads, oldest first: `/1` receipts stay verifiable. */
-export const ATTEST_SCHEMES = ['storefront-attest/1', ATTEST_SCHEME] as const;
+/** Every scheme a verifier reads, oldest first: `/1` and `/2` receipts stay verifiable. */
+export const ATTEST_SCHEMES = [
+  'storefront-attest/1',
+  'storefront-attest/2',
+  ATTEST_SCHEME,
+] as const;
 
 /** A scheme from {@link ATTEST_SCHEMES}. */
 export type AttestScheme = (typeof ATTEST_SCHEMES)[number];
@@ -20,6 +25,22 @@ export const ATTEST_ALG = 'EIP-191-personal_sign';
  * (the `<name>` of `/buy/<name>`).
  */
 export const ROUTE_NAME = /^[a-z0-9-]+$/;
+
+/**
+ * The verdict on the page a result was made from, as a `page:` line binds it (scheme 3):
+ * what the page is (`content`, or what was served in its place), the version of the
+ * rules that decided it, the visible words they counted, and the signals that fired.
+ */
+export interface PageLine {
+  /** `content`, `challenge`, `blocked`, `login`, `paywall`, `shell`, `error` or `parked`. */
+  readonly verdict: string;
+  /** The rules' version (`page-verdict/1`). */
+  readonly rubric: string;
+  /** Visible words outside the site's chrome. */
+  readonly words: number;
+  /** The signals that fired, sorted, each `<kind>:<name>`. */
+  readonly signals: readonly string[];
+}
 
 /** The fields a signed message binds, in their fixed order. */
 export interface MessageFields {
@@ -38,14 +59,20 @@ export interface MessageFields {
   readonly status: number | null;
   /** ISO-8601 time of the read. */
   readonly fetchedAt: string;
+  /**
+   * The verdict on the page the result was made from (scheme 3, routes that read a
+   * page); null when the message binds none.
+   */
+  readonly page?: PageLine | null;
   /** `0x` + hex, at least 128 random bits. */
   readonly nonce: string;
 }
 
-/** The labelled lines after the scheme line, per scheme. */
+/** The labelled lines after the scheme line, per scheme; `page` is optional where listed. */
 const KEYS: Readonly<Record<AttestScheme, readonly string[]>> = {
   'storefront-attest/1': ['contentHash', 'url', 'status', 'fetchedAt', 'nonce'],
   'storefront-attest/2': ['route', 'contentHash', 'url', 'status', 'fetchedAt', 'nonce'],
+  'storefront-attest/3': ['route', 'contentHash', 'url', 'status', 'fetchedAt', 'page', 'nonce'],
 };
 
 /**
@@ -59,28 +86,82 @@ export const MESSAGE_TEMPLATE = [
   'url:<result url>',
   'status:<upstream status, or none>',
   'fetchedAt:<ISO-8601>',
+  'page:<verdict>;<rubric>;<words>;<signals, comma-separated> (only for a result made from a page)',
   'nonce:0x<32 hex>',
 ] as const;
 const NONCE = /^0x[0-9a-f]{32,128}$/;
+const VERDICT = /^[a-z]+$/;
+const RUBRIC = /^[a-z0-9-]+\/[0-9]+$/;
+const SIGNAL = /^[a-z]+:[a-z0-9-]+$/;
+
+/** The text of a `page:` line (after `page:`): `<verdict>;<rubric>;<words>;<signals>`. */
+export function pageLineText(page: PageLine): string {
+  return `${page.verdict};${page.rubric};${page.words};${page.signals.join(',')}`;
+}
 
 /**
- * Build the exact string that is signed with EIP-191 `personal_sign`. Scheme 2 (what
+ * Why `page` cannot be a `page:` line (null when it can): a verdict of lower-case
+ * letters, a rubric `name/version`, a whole number of words, and signals
+ * `<kind>:<name>`, sorted and without repeats.
+ */
+export function pageLineProblem(page: unknown): string | null {
+  if (typeof page !== 'object' || page === null || Array.isArray(page)) {
+    return 'it is not an object';
+  }
+  const { verdict, rubric, words, signals } = page as Record<string, unknown>;
+  if (typeof verdict !== 'string' || !VERDICT.test(verdict)) {
+    return '`verdict` is not a word of lower-case letters';
+  }
+  if (typeof rubric !== 'string' || !RUBRIC.test(rubric)) return '`rubric` is not name/version';
+  if (!Number.isSafeInteger(words) || (words as number) < 0) {
+    return '`words` is not a whole number';
+  }
+  if (!Array.isArray(signals) || !signals.every((x) => typeof x === 'string' && SIGNAL.test(x))) {
+    return '`signals` is not a list of <kind>:<name>';
+  }
+  for (let i = 1; i < signals.length; i++) {
+    if ((signals[i - 1] as string) >= (signals[i] as string)) {
+      return '`signals` is not sorted without repeats';
+    }
+  }
+  return null;
+}
+
+/** A `page:` line's text back into its fields; null when it is not one. */
+function parsePageLine(text: string): PageLine | null {
+  const parts = text.split(';');
+  if (parts.length !== 4) return null;
+  const [verdict, rubric, words, signals] = parts as [string, string, string, string];
+  if (!/^(?:0|[1-9][0-9]*)$/.test(words)) return null;
+  const page: PageLine = {
+    verdict,
+    rubric,
+    words: Number(words),
+    signals: signals === '' ? [] : signals.split(','),
+  };
+  return pageLineProblem(page) === null ? page : null;
+}
+
+/**
+ * Build the exact string that is signed with EIP-191 `personal_sign`. Scheme 3 (what
  * signers issue):
  *
  * ```text
- * storefront-attest/2
+ * storefront-attest/3
  * route:<route name>
  * contentHash:0x<sha256 of text>
  * url:<url>
  * status:<integer, or none>
  * fetchedAt:<ISO-8601>
+ * page:<verdict>;<rubric>;<words>;<signals>     (only for a result made from a page)
  * nonce:0x<hex>
  * ```
  *
- * Scheme 1 is the same without the `route:` line. Lines are joined by `\n` with no
- * trailing newline. Throws a {@link StorefrontError} when a field would make the
- * message ambiguous (a line break in `url`, a malformed hash, nonce or route name, a
- * non-integer status) or does not fit the scheme (a route in scheme 1, none in 2).
+ * Scheme 2 is the same without the `page:` line, scheme 1 without the `route:` line
+ * too. Lines are joined by `\n` with no trailing newline. Throws a
+ * {@link StorefrontError} when a field would make the message ambiguous (a line break
+ * in `url`, a malformed hash, nonce, route name or page verdict, a non-integer status)
+ * or does not fit the scheme (a route in scheme 1, none in 2 or 3, a page before 3).
  */
 export function buildMessage(fields: MessageFields): string {
   if (!(ATTEST_SCHEMES as readonly string[]).includes(fields.scheme)) {
@@ -112,6 +193,14 @@ export function buildMessage(fields: MessageFields): string {
   if (!NONCE.test(fields.nonce)) {
     throw misuse(`Expected \`nonce\` as 0x + 32 to 128 hex digits, got \`${fields.nonce}\``);
   }
+  const page = fields.page ?? null;
+  if (page !== null) {
+    if (!KEYS[fields.scheme].includes('page')) {
+      throw misuse(`Expected no \`page\` in a ${fields.scheme} message`);
+    }
+    const problem = pageLineProblem(page);
+    if (problem !== null) throw misuse(`Expected \`page\` as a page verdict, but ${problem}`);
+  }
   return [
     fields.scheme,
     ...(routed ? [`route:${fields.route}`] : []),
@@ -119,13 +208,14 @@ export function buildMessage(fields: MessageFields): string {
     `url:${fields.url}`,
     `status:${fields.status === null ? 'none' : String(fields.status)}`,
     `fetchedAt:${fields.fetchedAt}`,
+    ...(page === null ? [] : [`page:${pageLineText(page)}`]),
     `nonce:${fields.nonce}`,
   ].join('\n');
 }
 
 /**
  * Parse a signed message back into its fields; null when it is not a well-formed
- * message of a known scheme (`storefront-attest/1` or `/2`). Parsing and rebuilding
+ * message of a known scheme (`storefront-attest/1`, `/2` or `/3`). Parsing and rebuilding
  * gives the same string.
  */
 export function parseMessage(message: string): MessageFields | null {
@@ -133,7 +223,9 @@ export function parseMessage(message: string): MessageFields | null {
   const lines = message.split('\n');
   const scheme = lines[0] as AttestScheme;
   if (!Object.hasOwn(KEYS, scheme)) return null;
-  const keys = KEYS[scheme];
+  // The optional `page:` line is left out of the expected keys when the message has none.
+  const hasPage = lines.some((line) => line.startsWith('page:'));
+  const keys = KEYS[scheme].filter((key) => key !== 'page' || hasPage);
   if (lines.length !== keys.length + 1) return null;
   const values: Record<string, string> = {};
   for (let i = 0; i < keys.length; i++) {
@@ -142,6 +234,8 @@ export function parseMessage(message: string): MessageFields | null {
     if (!line.startsWith(`${key}:`)) return null;
     values[key] = line.slice(key.length + 1);
   }
+  const page = values.page === undefined ? null : parsePageLine(values.page);
+  if (values.page !== undefined && page === null) return null;
   const status = values.status === 'none' ? null : Number(values.status);
   if (status !== null && !/^\d+$/.test(values.status as string)) return null;
   const fields: MessageFields = {
@@ -151,6 +245,7 @@ export function parseMessage(message: string): MessageFields | null {
     url: values.url as string,
     status,
     fetchedAt: values.fetchedAt as string,
+    page,
     nonce: values.nonce as string,
   };
   try {

@@ -39,7 +39,7 @@ export interface Signer {
   readonly keyId: string;
   /**
    * Sign `text` together with the route it came from and the envelope's url, status and
-   * fetchedAt, as a `storefront-attest/2` message.
+   * fetchedAt (and the page verdict, when given), as a `storefront-attest/3` message.
    */
   sign(text: string, meta: SignMeta): Attestation;
 }
@@ -120,6 +120,7 @@ export function createSigner(privateKey: string, options: SignerOptions = {}): S
         url: meta.url,
         status: meta.status,
         fetchedAt: meta.fetchedAt,
+        page: meta.page ?? null,
         nonce,
       });
       const signature = personalSign(message);

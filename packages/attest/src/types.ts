@@ -1,10 +1,11 @@
 import type { ReceiptRule } from '@storefront/core';
+import type { PageLine } from './message.js';
 
 /** The signed receipt attached to every paid result (spec: Attestation). */
 export interface Attestation {
   /**
    * The scheme of `verify.message` + `:` + the signer's checksummed address
-   * (`storefront-attest/2:0x…`; `storefront-attest/1:0x…` on receipts of scheme 1).
+   * (`storefront-attest/3:0x…`; `storefront-attest/1:0x…` or `/2:0x…` on receipts of older schemes).
    */
   readonly keyId: string;
   readonly alg: 'EIP-191-personal_sign';
@@ -36,6 +37,8 @@ export interface SignMeta {
   readonly url: string;
   readonly status: number | null;
   readonly fetchedAt: string;
+  /** The verdict on the page the result was made from (routes that read a page); bound by a `page:` line. */
+  readonly page?: PageLine;
 }
 
 /** A retired signing key, still valid for receipts signed before `retiredAt`. */

@@ -6,6 +6,9 @@ import {
   ATTEST_ALG,
   ATTEST_SCHEMES,
   type MessageFields,
+  type PageLine,
+  pageLineProblem,
+  pageLineText,
   parseMessage,
   ROUTE_NAME,
 } from './message.js';
@@ -27,8 +30,9 @@ export interface Verification {
     /** The recovered signer is one of the pinned keys. */
     readonly pinnedKey: boolean;
     /**
-     * Those of url, status and fetchedAt that the result has equal the signed ones; null
-     * when it has none of them. The ones compared are listed in `covered`.
+     * Those of url, status, fetchedAt and the page verdict (`page`) that the result has
+     * equal the signed ones; null when it has none of them. The ones compared are listed
+     * in `covered`.
      */
     readonly envelope: boolean | null;
     /**
@@ -184,9 +188,24 @@ export function verifyReceipt(
     }
   }
 
+  // The page verdict the result shows is the one that was signed (scheme 3).
+  const pageShown = 'page' in input;
+  if (pageShown && fields !== null) {
+    const signedPage = fields.page ?? null;
+    if (signedPage === null) {
+      envelope = false;
+      problems.push('The result’s page verdict is not in the signed message.');
+    } else if (!samePage(input.page, signedPage)) {
+      envelope = false;
+      problems.push('The result’s page verdict differs from the signed one.');
+    } else if (envelope === null) {
+      envelope = true;
+    }
+  }
+
   // 5. Fields: the text the result's own fields give is the signed text.
   if (fieldCheck.problem !== null) problems.push(fieldCheck.problem);
-  const covered = ['text', ...present, ...fieldCheck.covered];
+  const covered = ['text', ...present, ...(pageShown ? ['page'] : []), ...fieldCheck.covered];
 
   return {
     valid:
@@ -358,6 +377,14 @@ function recover(message: string, signature: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+/** A result's `page` as the signed line gives it: the same four fields and nothing else. */
+function samePage(shown: unknown, signed: PageLine): boolean {
+  if (!isRecord(shown) || pageLineProblem(shown) !== null) return false;
+  const keys = Object.keys(shown).sort();
+  if (keys.join(',') !== 'rubric,signals,verdict,words') return false;
+  return pageLineText(shown as unknown as PageLine) === pageLineText(signed);
 }
 
 function sameAddress(a: unknown, b: string): boolean {

@@ -20,6 +20,8 @@ describe('public API', () => {
       'checkFields',
       'createSigner',
       'generatePrivateKey',
+      'pageLineProblem',
+      'pageLineText',
       'parseMessage',
       'report',
       'runCli',

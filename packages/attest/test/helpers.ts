@@ -27,6 +27,14 @@ export const VECTOR_INPUT = {
   nonceBytes: '000102030405060708090a0b0c0d0e0f',
 } as const;
 
+/** The page verdict the scheme-3 vector binds. */
+export const VECTOR_PAGE = {
+  verdict: 'content',
+  rubric: 'page-verdict/1',
+  words: 642,
+  signals: ['shell:noscript'],
+} as const;
+
 /** A signer whose clock and nonce are fixed, so its output is a reproducible vector. */
 export function vectorSigner() {
   return createSigner(TEST_PRIVATE_KEY, {
@@ -45,7 +53,7 @@ export function signedResult(text = 'page text', privateKey = TEST_PRIVATE_KEY, 
 /**
  * A receipt exactly as signers issued them under `storefront-attest/1` (no route line,
  * keyId `storefront-attest/1:<address>`): the old format, rebuilt here because the
- * signer now issues scheme 2 only. `test/fixtures/vector-v1` pins it byte for byte.
+ * signer now issues scheme 3 only. `test/fixtures/vector-v1` pins it byte for byte.
  */
 export function signV1(
   text: string,

@@ -70,9 +70,11 @@ describe('receipt properties', () => {
     fc.webUrl(),
     fc.option(fc.nat({ max: 599 }), { nil: null }),
     fc.uint8Array({ minLength: 16, maxLength: 16 }),
+    fc.option(fc.nat(), { nil: null }),
+    fc.array(fc.stringMatching(/^[a-z]{1,8}:[a-z0-9-]{1,12}$/), { maxLength: 6 }),
   ])(
-    'messages of either scheme parse back to the fields they were built from',
-    (scheme, route, url, status, nonceBytes) => {
+    'messages of every scheme parse back to the fields they were built from',
+    (scheme, route, url, status, nonceBytes, words, signals) => {
       const fields = {
         scheme,
         route: scheme === 'storefront-attest/1' ? null : route,
@@ -80,6 +82,15 @@ describe('receipt properties', () => {
         url,
         status,
         fetchedAt: '2026-05-06T07:08:09.000Z',
+        page:
+          scheme === 'storefront-attest/3' && words !== null
+            ? {
+                verdict: 'content',
+                rubric: 'page-verdict/1',
+                words,
+                signals: [...new Set(signals)].sort(),
+              }
+            : null,
         nonce: `0x${Buffer.from(nonceBytes).toString('hex')}`,
       };
       expect(parseMessage(buildMessage(fields))).toStrictEqual(fields);

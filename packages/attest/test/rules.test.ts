@@ -19,9 +19,9 @@ const results = await routeResults(2);
 /** A service-attestation document as JSON gives it: its `receiptRules` are not trusted to be rules. */
 const doc = (receiptRules?: unknown): ServiceAttestationDocument =>
   ({
-    scheme: 'storefront-attest/2',
+    scheme: 'storefront-attest/3',
     alg: 'EIP-191-personal_sign',
-    keyId: `storefront-attest/2:${TEST_ADDRESS}`,
+    keyId: `storefront-attest/3:${TEST_ADDRESS}`,
     address: TEST_ADDRESS,
     retired: [],
     ...(receiptRules === undefined ? {} : { receiptRules }),

@@ -5,7 +5,7 @@ import { verifyMessage as ethersVerify } from 'ethers';
 import { verifyMessage as viemVerify } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { type Attestation, MESSAGE_TEMPLATE, parseMessage, verifyReceipt } from '../src/index.js';
-import { signV1, TEST_ADDRESS, VECTOR_INPUT, vectorSigner } from './helpers.js';
+import { signV1, TEST_ADDRESS, VECTOR_INPUT, VECTOR_PAGE, vectorSigner } from './helpers.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const meta = {
@@ -14,26 +14,26 @@ const meta = {
   fetchedAt: VECTOR_INPUT.fetchedAt,
 };
 
-describe('storefront-attest/2 test vector', () => {
-  const dir = join(fixtures, 'vector-v2');
+describe('storefront-attest/3 test vector', () => {
+  const dir = join(fixtures, 'vector-v3');
   const attestation = vectorSigner().sign(VECTOR_INPUT.text, {
     route: VECTOR_INPUT.route,
     ...meta,
+    page: VECTOR_PAGE,
   });
 
   it('signs exactly the documented message', async () => {
     await expect(attestation.verify.message).toMatchFileSnapshot(join(dir, 'message.txt'));
-    expect(attestation.verify.message.split('\n').slice(0, 2)).toStrictEqual([
-      'storefront-attest/2',
-      'route:markdown',
-    ]);
+    expect(attestation.verify.message.split('\n')).toContain(
+      'page:content;page-verdict/1;642;shell:noscript',
+    );
   });
 
   it('produces the golden attestation (RFC 6979 signatures are deterministic)', async () => {
     await expect(`${JSON.stringify(attestation, null, 2)}\n`).toMatchFileSnapshot(
       join(dir, 'attestation.json'),
     );
-    expect(attestation.keyId).toBe(`storefront-attest/2:${TEST_ADDRESS}`);
+    expect(attestation.keyId).toBe(`storefront-attest/3:${TEST_ADDRESS}`);
   });
 
   it('keeps the input text golden so sha256sum of it gives contentHash', () => {
@@ -52,9 +52,60 @@ describe('storefront-attest/2 test vector', () => {
         signature: attestation.signature as `0x${string}`,
       }),
     ).toBe(true);
-    const verdict = verifyReceipt({ text: VECTOR_INPUT.text, attestation }, TEST_ADDRESS);
+    const verdict = verifyReceipt(
+      { text: VECTOR_INPUT.text, page: VECTOR_PAGE, attestation },
+      TEST_ADDRESS,
+    );
+    expect(verdict.problems).toStrictEqual([]);
     expect(verdict.valid).toBe(true);
     expect(verdict.route).toBe('markdown');
+    expect(verdict.covered).toContain('page');
+  });
+
+  it('refuses a page verdict edited after signing', () => {
+    const edited = { ...VECTOR_PAGE, verdict: 'challenge' };
+    const verdict = verifyReceipt(
+      { text: VECTOR_INPUT.text, page: edited, attestation },
+      TEST_ADDRESS,
+    );
+    expect(verdict.valid).toBe(false);
+    expect(verdict.checks.envelope).toBe(false);
+    expect(verdict.problems).toStrictEqual([
+      'The result’s page verdict differs from the signed one.',
+    ]);
+  });
+});
+
+describe('storefront-attest/2 test vector: receipts issued before scheme 3', () => {
+  const dir = join(fixtures, 'vector-v2');
+  const issued = JSON.parse(readFileSync(join(dir, 'attestation.json'), 'utf8')) as Attestation;
+  const text = readFileSync(join(dir, 'text.txt'), 'utf8');
+
+  it('still verifies, with its scheme-2 keyId, against the same pinned address', () => {
+    const verdict = verifyReceipt({ text, attestation: issued }, TEST_ADDRESS);
+    expect(verdict.problems).toStrictEqual([]);
+    expect(verdict.valid).toBe(true);
+    expect(verdict.keyId).toBe(`storefront-attest/2:${TEST_ADDRESS}`);
+    expect(verdict.signed).toMatchObject({
+      scheme: 'storefront-attest/2',
+      route: 'markdown',
+      page: null,
+    });
+    expect(readFileSync(join(dir, 'message.txt'), 'utf8')).toBe(issued.verify.message);
+  });
+
+  it('cannot carry a page line: that came with scheme 3', () => {
+    const lines = issued.verify.message.split('\n');
+    lines.splice(lines.length - 1, 0, 'page:content;page-verdict/1;1;');
+    expect(parseMessage(lines.join('\n'))).toBeNull();
+  });
+
+  it('shows a page verdict that no message signed as a failure', () => {
+    const verdict = verifyReceipt({ text, page: VECTOR_PAGE, attestation: issued }, TEST_ADDRESS);
+    expect(verdict.valid).toBe(false);
+    expect(verdict.problems).toStrictEqual([
+      'The result’s page verdict is not in the signed message.',
+    ]);
   });
 });
 
@@ -89,8 +140,8 @@ describe('storefront-attest/1 test vector: receipts issued before scheme 2', () 
 });
 
 describe('MESSAGE_TEMPLATE', () => {
-  it('has the same lines, in the same order, as a built scheme-2 message', () => {
-    const message = readFileSync(join(fixtures, 'vector-v2/message.txt'), 'utf8').split('\n');
+  it('has the same lines, in the same order, as a built scheme-3 message', () => {
+    const message = readFileSync(join(fixtures, 'vector-v3/message.txt'), 'utf8').split('\n');
     const label = (line: string) => line.split(':')[0];
     expect(MESSAGE_TEMPLATE.map(label)).toStrictEqual(message.map(label));
   });

@@ -22,7 +22,7 @@ type Result = ReturnType<typeof signedResult>;
 
 /** A receipt of each scheme: today's, and one issued before the route line. */
 const BOTH = [
-  ['storefront-attest/2', signedResult],
+  ['storefront-attest/3', signedResult],
   ['storefront-attest/1', signedResultV1],
 ] as const;
 
@@ -231,10 +231,10 @@ describe('verifyReceipt', () => {
     a.attestation = { ...a.attestation, keyId: `storefront-attest/1:${TEST_ADDRESS}` };
     expect(verifyReceipt(a, TEST_ADDRESS).checks.signature).toBe(false);
     expect(verifyReceipt(a, TEST_ADDRESS).problems).toStrictEqual([
-      `\`keyId\` should be storefront-attest/2:${TEST_ADDRESS}.`,
+      `\`keyId\` should be storefront-attest/3:${TEST_ADDRESS}.`,
     ]);
     const old = clone(signedResultV1());
-    old.attestation = { ...old.attestation, keyId: `storefront-attest/2:${TEST_ADDRESS}` };
+    old.attestation = { ...old.attestation, keyId: `storefront-attest/3:${TEST_ADDRESS}` };
     expect(verifyReceipt(old, TEST_ADDRESS).checks.signature).toBe(false);
     const b = clone(signedResult());
     b.attestation = { ...b.attestation, nonce: '0x' + 'f'.repeat(32) };
@@ -257,7 +257,7 @@ describe('verifyReceipt', () => {
   });
 
   it.each(BOTH)(
-    'pins by address: a storefront-attest/2 document verifies %s receipts, retired keys before their retirement',
+    'pins by address: a storefront-attest/3 document verifies %s receipts, retired keys before their retirement',
     (_scheme, sign) => {
       const retiredKey = OTHER_PRIVATE_KEY;
       const old = sign('old receipt', retiredKey);
@@ -275,7 +275,7 @@ describe('verifyReceipt', () => {
           },
         ],
       };
-      expect(doc.keyId.startsWith('storefront-attest/2:')).toBe(true);
+      expect(doc.keyId.startsWith('storefront-attest/3:')).toBe(true);
       expect(verifyReceipt(sign(), doc).valid).toBe(true);
       expect(verifyReceipt(old, doc).valid).toBe(true);
       const afterRetirement = {
@@ -354,9 +354,9 @@ describe('createSigner', () => {
     },
   );
 
-  it('signs scheme 2, and its keyId follows the scheme', () => {
+  it('signs scheme 3, and its keyId follows the scheme', () => {
     const signer = createSigner(TEST_PRIVATE_KEY);
-    expect(signer.keyId).toBe(`storefront-attest/2:${TEST_ADDRESS}`);
+    expect(signer.keyId).toBe(`storefront-attest/3:${TEST_ADDRESS}`);
     const attestation = signedResult('x').attestation;
     expect(attestation.keyId).toBe(signer.keyId);
     expect(attestation.verify.message.split('\n').slice(0, 2)).toStrictEqual([

@@ -53,6 +53,7 @@ export const ERROR_CODES = Object.freeze([
   'unsupported_content_type',
   'parse_error',
   'robots_disallowed',
+  'not_content',
   'page_too_complex',
   // Our own fault.
   'internal_error',
@@ -113,6 +114,7 @@ export const ERROR_STATUS = {
   unsupported_content_type: 'result',
   parse_error: 'result',
   robots_disallowed: 'result',
+  not_content: 'result',
   page_too_complex: 503,
   internal_error: 500,
 } as const satisfies { readonly [C in ErrorCode]: ErrorStatus };
@@ -349,6 +351,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeInfo[] = [
     'product',
     "The site's robots.txt disallows the start page for the service's user agent (or robots.txt answered 5xx or could not be fetched, which disallows everything, RFC 9309), so nothing was crawled.",
     'robots.txt of https://a.example disallows / for Storefront/1',
+  ),
+  info(
+    'not_content',
+    'product',
+    "The page served is not the content the URL names but a page in its place: a bot challenge or CAPTCHA wall, an access-denied page, a sign-in wall, a paywall stub, an empty app shell, an error page or a parked domain. The answer's `page` gives the verdict and the signals that decided it; the route's rule for an ok:false result applies.",
+    'The page is a challenge page, not the content (challenge:cloudflare-resource, challenge:header-cf-mitigated)',
   ),
   info(
     'page_too_complex',

@@ -143,6 +143,7 @@ describe('error catalogue', () => {
       'unsupported_content_type',
       'parse_error',
       'robots_disallowed',
+      'not_content',
       'page_too_complex',
       'internal_error',
     ]);

@@ -29,9 +29,12 @@ export function childrenOf(node: HtmlNode): readonly HtmlNode[] {
   return node.childNodes;
 }
 
-/** What a {@link walk} visitor returns: `skip` leaves the node's children out. */
+/**
+ * What a {@link walk} visitor returns: `skip` leaves the node's children out; `stop` ends
+ * the walk at once (no `leave` follows, for this node or any other).
+ */
 // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing is a void function.
-export type WalkAction = 'skip' | undefined | void;
+export type WalkAction = 'skip' | 'stop' | undefined | void;
 
 /** Callbacks of {@link walk}. */
 export interface Visitor {
@@ -48,7 +51,9 @@ export function walk(root: HtmlNode, visitor: Visitor): void {
   // Each frame is a node plus the index of its next child to visit.
   const nodes: HtmlNode[] = [];
   const indexes: number[] = [];
-  if (enter?.(root) === 'skip') {
+  const first = enter?.(root);
+  if (first === 'stop') return;
+  if (first === 'skip') {
     leave?.(root);
     return;
   }
@@ -67,7 +72,9 @@ export function walk(root: HtmlNode, visitor: Visitor): void {
     }
     indexes[top] = index + 1;
     const child = children[index]!;
-    if (enter?.(child) === 'skip') {
+    const action = enter?.(child);
+    if (action === 'stop') return;
+    if (action === 'skip') {
       leave?.(child);
       continue;
     }

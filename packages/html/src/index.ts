@@ -36,3 +36,11 @@ export type {
   LoadResult,
 } from './types.js';
 export { bareHost, httpOrigin, resolveUrl } from './urls.js';
+export {
+  PAGE_KINDS,
+  PAGE_VERDICT_RUBRIC,
+  type PageKind,
+  type PageResponse,
+  type PageVerdict,
+  pageVerdict,
+} from './verdict.js';

@@ -597,8 +597,14 @@ function resultOf(
   readonly error: string | null;
 } {
   if (outcome.kind === 'delivered' && outcome.ok && outcome.sign !== null) {
-    const { text, url: at, status, fetchedAt } = outcome.sign;
-    const attestation = signer.sign(text, { route, url: at, status, fetchedAt });
+    const { text, url: at, status, fetchedAt, page } = outcome.sign;
+    const attestation = signer.sign(text, {
+      route,
+      url: at,
+      status,
+      fetchedAt,
+      ...(page === undefined ? {} : { page }),
+    });
     return {
       ok: true,
       result: { ...outcome.body, attestation },

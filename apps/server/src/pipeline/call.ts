@@ -182,6 +182,12 @@ export async function runPaidCall<T>(
 /** The receipt of a delivered success, naming its route; null for anything else. */
 function sign(signer: Signer, outcome: WorkOutcome, route: string): Attestation | null {
   if (outcome.kind !== 'delivered' || outcome.sign === null) return null;
-  const { text, url, status, fetchedAt } = outcome.sign;
-  return signer.sign(text, { route, url, status, fetchedAt });
+  const { text, url, status, fetchedAt, page } = outcome.sign;
+  return signer.sign(text, {
+    route,
+    url,
+    status,
+    fetchedAt,
+    ...(page === undefined ? {} : { page }),
+  });
 }

@@ -1,4 +1,6 @@
+import type { PageVerdict } from '@storefront/html';
 import type { Fetcher, FetchInit } from '@storefront/safe-fetch';
+import { type Judged, notContentMessage } from '../registry/page-verdict.js';
 import type {
   AnyRoute,
   CallFacts,
@@ -9,7 +11,7 @@ import type {
   Source,
   WalkSource,
 } from '../registry/types.js';
-import { type Compute, stepTaskOf, taskOf } from '../work/compute.js';
+import { type Compute, productOf, stepTaskOf, taskOf } from '../work/compute.js';
 import { type CallDeadline, ComputeLimitError, msLeft } from '../work/limits.js';
 import { failed, pageOf, succeeded, type WorkOutcome } from './outcome.js';
 
@@ -90,9 +92,11 @@ export async function perform<P, S extends Source, O>(
   const input = { params, source, baseUrl: services.publicBaseUrl } as ProductInput<P, S>;
   const page = source.kind === 'page' ? source.doc : null;
 
-  let output: O;
+  let raw: unknown;
   try {
-    output = onThread ? await services.compute(taskOf(route), input) : await route.compute(input);
+    raw = onThread
+      ? await services.compute(taskOf(route), input)
+      : await productOf(route)(input as never);
   } catch (error) {
     if (!(error instanceof ComputeLimitError)) throw error;
     const at = page ?? (reads.kind === 'walk' ? { url: reads.url(params), status: null } : null);
@@ -101,6 +105,25 @@ export async function perform<P, S extends Source, O>(
       { error: 'page_too_complex', message: error.message, url: at.url, status: at.status },
       true,
     );
+  }
+
+  // A judged route's page that is not the content is answered so, with the verdict; its
+  // product did not run.
+  let output = raw as O;
+  let verdict: PageVerdict | null = null;
+  if (route.pageVerdict === true) {
+    const judged = raw as Judged<O>;
+    verdict = judged.verdict;
+    if (verdict !== null && verdict.verdict !== 'content' && page !== null) {
+      return failed({
+        error: 'not_content',
+        message: notContentMessage(verdict),
+        url: page.url,
+        status: page.status,
+        fields: { page: verdict },
+      });
+    }
+    output = judged.output as O;
   }
 
   const shaped = route.shape(output, input, call);
@@ -118,7 +141,11 @@ export async function perform<P, S extends Source, O>(
     shaped.envelope ??
     (page === null ? null : { url: page.url, status: page.status, fetchedAt: page.fetchedAt });
   if (envelope === null) throw new Error(`${route.path} shaped an answer without its envelope`);
-  return succeeded(shaped.body, { text: shaped.text, ...envelope });
+  if (verdict === null) return succeeded(shaped.body, { text: shaped.text, ...envelope });
+  return succeeded(
+    { ...shaped.body, page: verdict },
+    { text: shaped.text, ...envelope, page: verdict },
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import { mapRoute } from './map/index.js';
 import { markdownRoute } from './markdown/index.js';
 import { metadataRoute } from './metadata/index.js';
 import { notarizeRoute } from './notarize/index.js';
+import { judgedRoute } from './page-verdict.js';
 import { pdfRoute } from './pdf/index.js';
 import { robotsRoute } from './robots/index.js';
 import { seoRoute } from './seo/index.js';
@@ -20,27 +21,29 @@ import type { AnyRoute } from './types.js';
 import { validateRoute } from './validate/index.js';
 
 /**
- * Every paid route, in the spec's order. Express routes, payment terms, `/catalog`,
+ * Every paid route, in the spec's order. The routes whose value is a page's content are
+ * judged (`judgedRoute`): a challenge, a sign-in wall or another page served in the
+ * content's place is answered `not_content`, never delivered as content. Express routes, payment terms, `/catalog`,
  * `/manifest`, `/.well-known/x402`, `/x402/discovery` and `/openapi.json` are all
  * generated from this list.
  */
 export const REGISTRY: readonly AnyRoute[] = Object.freeze([
-  fetchRoute,
-  extractRoute,
-  markdownRoute,
-  metadataRoute,
-  linksRoute,
+  judgedRoute(fetchRoute),
+  judgedRoute(extractRoute),
+  judgedRoute(markdownRoute),
+  judgedRoute(metadataRoute),
+  judgedRoute(linksRoute),
   robotsRoute,
-  diffRoute,
-  notarizeRoute,
+  judgedRoute(diffRoute),
+  judgedRoute(notarizeRoute),
   headersRoute,
-  tableRoute,
+  judgedRoute(tableRoute),
   feedRoute,
   availabilityRoute,
   validateRoute,
   mapRoute,
   crawlRoute,
-  seoRoute,
+  judgedRoute(seoRoute),
   pdfRoute,
   dnsRoute,
   tlsRoute,

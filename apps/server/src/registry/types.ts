@@ -1,4 +1,5 @@
 import type { FetchedDocument, ParamProblem, ReceiptRule } from '@storefront/core';
+import type { PageVerdict } from '@storefront/html';
 import type { SafeFetchResult } from '@storefront/safe-fetch';
 import type { Probes } from '../probes/index.js';
 
@@ -151,6 +152,8 @@ export interface Envelope {
   readonly url: string;
   readonly status: number | null;
   readonly fetchedAt: string;
+  /** The verdict on the page the answer was made from (judged routes), signed with it. */
+  readonly page?: PageVerdict;
 }
 
 /**
@@ -240,6 +243,12 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
    * content may lack (table, validate). Absent on routes that never do.
    */
   readonly notFound?: string;
+  /**
+   * The route's value is the page's content (`judgedRoute` in `page-verdict.ts`): its
+   * product runs only on a page judged `content`, another verdict is answered
+   * `not_content`, and the verdict is in the answer (`page`) and its receipt.
+   */
+  readonly pageVerdict?: boolean;
   /** Checks beyond the schema (URL shape, cross-parameter rules) giving typed params. */
   check(query: Readonly<Record<string, string>>): Checked<P>;
   /** The price point these params select (DESIGN §4, `/buy/fetch` tiers). */

@@ -1,6 +1,7 @@
 import type { FetchedDocument } from '@storefront/core';
 import { PAGE_LINKS_TASK, pageLinks } from '../jobs/links.js';
 import { REGISTRY } from '../registry/index.js';
+import { judge } from '../registry/page-verdict.js';
 import type {
   AnyRoute,
   ProductInput,
@@ -39,7 +40,18 @@ export type Compute = <I, O>(
 export function taskOf<P, S extends Source, O>(
   route: RouteDefinition<P, S, O>,
 ): ProductTask<ProductInput<P, S>, O> {
-  return { name: route.name, run: (input) => route.compute(input) };
+  return { name: route.name, run: productOf(route) as (input: ProductInput<P, S>) => O };
+}
+
+/**
+ * What runs as `route`'s product, on a thread or inline: its `compute`, behind the page
+ * verdict on a judged route (which then answers a `Judged` output).
+ */
+export function productOf(route: AnyRoute): (input: never) => unknown {
+  if (route.pageVerdict === true) {
+    return (input: never) => judge(route, input as ProductInput<unknown, Source>);
+  }
+  return (input: never) => route.compute(input);
 }
 
 /** The task of a walking route's `step` (see `Reads`), named `<route>:step`. */
@@ -55,9 +67,7 @@ export function stepTaskOf(route: AnyRoute): ProductTask<WalkStepInput, WalkPlan
  */
 export const PRODUCT_TASKS: ReadonlyMap<string, (input: never) => unknown> = new Map([
   ...REGISTRY.flatMap((route: AnyRoute) => {
-    const tasks: [string, (input: never) => unknown][] = [
-      [route.name, (input: never) => route.compute(input)],
-    ];
+    const tasks: [string, (input: never) => unknown][] = [[route.name, productOf(route)]];
     if (route.reads.kind === 'walk') {
       const step = stepTaskOf(route);
       tasks.push([step.name, (input: never) => step.run(input)]);
