@@ -249,8 +249,11 @@ function linkedomForDefuddle(html: string, url: string): unknown {
   return document;
 }
 
-/** A fresh document object per call: our products cache the parse per object. */
-function freshDocument(page: EvalPage): FetchedDocument {
+/**
+ * An evaluation page as safe-fetch would hand it to a product (200, its own type): a
+ * fresh object per call, since our products cache the parse per object.
+ */
+export function freshDocument(page: EvalPage): FetchedDocument {
   return {
     requestedUrl: page.url,
     url: page.url,

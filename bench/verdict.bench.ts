@@ -10,7 +10,7 @@ import {
   type PageVerdict,
   pageVerdict,
 } from '@storefront/html';
-import { loadEvalSet } from './extraction.bench.js';
+import { freshDocument, loadEvalSet } from './extraction.bench.js';
 import { machine, printColumns } from './lib/report.js';
 
 /** The hand-built pages: one folder per verdict, each page with its response beside it. */
@@ -147,18 +147,7 @@ export function verdictBenchmark(options: { dirs: readonly string[] }): { met: b
     );
     let setFlagged = 0;
     for (const page of pages) {
-      const doc: FetchedDocument = {
-        requestedUrl: page.url,
-        url: page.url,
-        status: 200,
-        headers: { 'content-type': page.contentType },
-        contentType: page.contentType,
-        bytes: page.bytes,
-        truncated: false,
-        redirects: [],
-        fetchedAt: '2026-01-01T00:00:00.000Z',
-      };
-      const verdict = verdictOf(doc);
+      const verdict = verdictOf(freshDocument(page));
       if (verdict === null) continue;
       total++;
       if (verdict.verdict !== 'content') {
