@@ -50,9 +50,10 @@ const JUDGED = [
 
 describe('page verdicts', () => {
   it('judges exactly the routes whose value is the page content, and publishes the field', async () => {
-    expect(
-      REGISTRY.filter((route) => route.pageVerdict === true).map((route) => route.name),
-    ).toEqual(JUDGED);
+    const judged = REGISTRY.filter((route) => route.pageVerdict === 'gate');
+    expect(judged.map((route) => route.name)).toEqual(JUDGED);
+    const reporting = REGISTRY.filter((route) => route.pageVerdict === 'report');
+    expect(reporting.map((route) => route.name)).toEqual(['headers', 'availability']);
     const openapi = await request(t.app).get('/openapi.json').expect(200);
     expect(JSON.stringify(openapi.body)).toContain('"not_content"');
   });
@@ -114,6 +115,38 @@ describe('page verdicts', () => {
     const edited = verifyReceipt({ ...body, page: { ...page, verdict: 'challenge' } }, address);
     expect(edited.valid).toBe(false);
     expect(edited.problems).toContain('The result’s page verdict differs from the signed one.');
+  });
+
+  it('reports the verdict beside the answers of availability and headers, which stand whatever the page is', async () => {
+    const probe = await buy(t.app, '/buy/availability', { url: site.url('/challenge') }, key.key);
+    expect(probe.status).toBe(200);
+    expect(probe.body).toMatchObject({ ok: true, status: 200, data: { up: true } });
+    expect(probe.body.page).toMatchObject({ verdict: 'challenge', rubric: 'page-verdict/1' });
+    expect(probe.body.attestation.verify.message).toContain('\npage:challenge;page-verdict/1;');
+    expect(verifyReceipt(probe.body, probe.body.attestation.address)).toMatchObject({
+      valid: true,
+    });
+
+    const real = await buy(t.app, '/buy/availability', { url: site.url('/wiki') }, key.key);
+    expect(real.body.page).toMatchObject({ verdict: 'content' });
+
+    // The headers audit reads no body: the response alone decides, or nothing is said.
+    const audit = await buy(t.app, '/buy/headers', { url: site.url('/challenge') }, key.key);
+    expect(audit.status).toBe(200);
+    expect(audit.body.ok).toBe(true);
+    expect(audit.body.page).toStrictEqual({
+      verdict: 'challenge',
+      signals: ['challenge:header-cf-mitigated'],
+      words: 0,
+      rubric: 'page-verdict/1',
+    });
+    expect(verifyReceipt(audit.body, audit.body.attestation.address)).toMatchObject({
+      valid: true,
+    });
+    const plain = await buy(t.app, '/buy/headers', { url: site.url('/news') }, key.key);
+    expect(plain.body.ok).toBe(true);
+    expect(plain.body.page).toBeUndefined();
+    expect(plain.body.attestation.verify.message).not.toContain('\npage:');
   });
 
   it('gives no verdict where no page was read: notarize of inline content', async () => {

@@ -109,6 +109,8 @@ describe('ProductPool', () => {
         .map((route) => route.name)
         .sort(),
     ).toStrictEqual([
+      // The probe parses the page it fetched, for its verdict.
+      'availability',
       'crawl',
       'diff',
       'extract',

@@ -43,4 +43,5 @@ export {
   type PageResponse,
   type PageVerdict,
   pageVerdict,
+  responseVerdict,
 } from './verdict.js';

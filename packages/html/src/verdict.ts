@@ -270,11 +270,9 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
   const anyHead = (pattern: RegExp) => heads.some((text) => text !== '' && pattern.test(text));
   const short = words < SHORT_WORDS;
 
+  responseSignals(response, fired);
+
   // Challenge: a vendor's own word for it, or its markers on a page that says little else.
-  if (header('cf-mitigated') === 'challenge') fired.add('challenge:header-cf-mitigated');
-  const waf = header('x-amzn-waf-action');
-  if (waf === 'captcha' || waf === 'challenge') fired.add('challenge:header-aws-waf');
-  if (header('x-vercel-mitigated') === 'challenge') fired.add('challenge:header-vercel-mitigated');
   // Akamai Bot Manager's sensor page: an empty body that sets an unvalidated `_abck`.
   if (
     features.bodyWords < SHELL_WORDS &&
@@ -329,8 +327,6 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
       if (pattern.test(features.bodyPhrases)) fired.add(`blocked:${vendor}-footer`);
     }
   }
-  if (status === 403 || status === 451) fired.add(`blocked:status-${status}`);
-  if (status === 429) fired.add('blocked:status-429');
 
   // Login: a password form on a short page that is a sign-in page by its heading or path.
   if (short && features.passwords > 0) {
@@ -341,7 +337,6 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
       fired.add('login:redirected');
     }
   }
-  if (status === 401 || status === 407) fired.add(`login:status-${status}`);
 
   // Paywall: a stub whose withheld rest the page says so about. A page whose JSON-LD
   // carries the whole article withholds nothing (publishers serve it to crawlers so).
@@ -358,7 +353,6 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
       if (phrase) fired.add('paywall:phrase');
     }
   }
-  if (status === 402) fired.add('paywall:status-402');
 
   // Shell: next to no visible text, and an app's mount point or its noscript plea.
   if (features.bodyWords < SHELL_WORDS && features.scriptCount > 0) {
@@ -367,11 +361,7 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
     if (features.bodyWords === 0) fired.add('shell:empty-body');
   }
 
-  // Error: an error status, or an error heading on a short page served with 200.
-  if (status >= 400 && status !== 401 && status !== 402 && status !== 403 && status !== 407) {
-    if (status !== 429 && status !== 451)
-      fired.add(`error:status-${status >= 500 ? '5xx' : '4xx'}`);
-  }
+  // Error: an error status (above), or an error heading on a short page served with 200.
   if (short && anyHead(ERROR_PHRASES)) fired.add('error:heading');
 
   // Parked: a parking service's resources, or for-sale wording, on a short page.
@@ -389,6 +379,44 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
     words: Math.min(words, LONG_WORDS),
     rubric: PAGE_VERDICT_RUBRIC,
   };
+}
+
+/**
+ * What the response alone says, without its body: when a HEAD-like read is all there is
+ * (a headers audit). A vendor's challenge header, or a status that refuses (401, 402,
+ * 403, 407, 429, 451) or fails (other 4xx and 5xx); null when nothing in the response
+ * decides, since only the body could tell content from what is served in its place.
+ * `words` is 0: no body was read.
+ *
+ * @example
+ *   responseVerdict({ status: 403, headers: { 'cf-mitigated': 'challenge' } })?.verdict; // 'challenge'
+ */
+export function responseVerdict(response: PageResponse): PageVerdict | null {
+  const fired = new Set<string>();
+  responseSignals(response, fired);
+  if (fired.size === 0) return null;
+  return {
+    verdict: decide(fired, null),
+    signals: [...fired].sort(),
+    words: 0,
+    rubric: PAGE_VERDICT_RUBRIC,
+  };
+}
+
+/** The signals of the response's status and headers: the same for a page and a head. */
+function responseSignals(response: PageResponse, fired: Set<string>): void {
+  const header = (name: string) => response.headers[name]?.toLowerCase() ?? '';
+  const status = response.status;
+  if (header('cf-mitigated') === 'challenge') fired.add('challenge:header-cf-mitigated');
+  const waf = header('x-amzn-waf-action');
+  if (waf === 'captcha' || waf === 'challenge') fired.add('challenge:header-aws-waf');
+  if (header('x-vercel-mitigated') === 'challenge') fired.add('challenge:header-vercel-mitigated');
+  if (status === 403 || status === 451 || status === 429) fired.add(`blocked:status-${status}`);
+  if (status === 401 || status === 407) fired.add(`login:status-${status}`);
+  if (status === 402) fired.add('paywall:status-402');
+  if (status >= 400 && ![401, 402, 403, 407, 429, 451].includes(status)) {
+    fired.add(`error:status-${status >= 500 ? '5xx' : '4xx'}`);
+  }
 }
 
 /** The kinds in the order they win when several fire. */
@@ -410,7 +438,7 @@ const PRECEDENCE: readonly PageKind[] = [
 const SUPPORTING = /^blocked:(?:cloudflare|akamai|cloudfront|generic)-footer$|^login:redirected$/;
 
 /** The first kind of {@link PRECEDENCE} whose evidence suffices, else `content`. */
-function decide(fired: ReadonlySet<string>, features: Features): PageKind {
+function decide(fired: ReadonlySet<string>, features: Features | null): PageKind {
   const of = (kind: PageKind) => [...fired].filter((signal) => signal.startsWith(`${kind}:`));
   const decisive = (kind: PageKind) => of(kind).filter((signal) => !SUPPORTING.test(signal));
   for (const kind of PRECEDENCE) {
@@ -429,7 +457,9 @@ function decide(fired: ReadonlySet<string>, features: Features): PageKind {
       case 'parked':
         // For-sale wording alone could be a registrar's own page: needs the service too,
         // or a page that says next to nothing else.
-        if (signals.includes('parked:parking-service') || features.words < 60) return 'parked';
+        if (signals.includes('parked:parking-service') || (features?.words ?? 0) < 60) {
+          return 'parked';
+        }
         continue;
       default:
         return kind;

@@ -33,6 +33,7 @@ test('exports exactly the public API', () => {
     'pageVerdict',
     'readableText',
     'resolveUrl',
+    'responseVerdict',
     'selectContent',
     'textContent',
     'walk',

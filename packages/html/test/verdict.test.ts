@@ -10,6 +10,7 @@ import {
   type PageKind,
   type PageVerdict,
   pageVerdict,
+  responseVerdict,
 } from '../src/index.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/verdicts', import.meta.url));
@@ -189,6 +190,21 @@ describe('pageVerdict', () => {
     expect(verdictOf(`<title>Shop</title><main>${ARTICLE}</main>`, { status: 403 }).verdict).toBe(
       'blocked',
     );
+  });
+
+  test('judges a response without its body only where the response decides', () => {
+    expect(
+      responseVerdict({ status: 200, headers: { 'cf-mitigated': 'challenge' } }),
+    ).toStrictEqual({
+      verdict: 'challenge',
+      signals: ['challenge:header-cf-mitigated'],
+      words: 0,
+      rubric: PAGE_VERDICT_RUBRIC,
+    });
+    expect(responseVerdict({ status: 401, headers: {} })?.verdict).toBe('login');
+    expect(responseVerdict({ status: 503, headers: {} })?.verdict).toBe('error');
+    // A 200 with no vendor header could be anything: only the body would tell.
+    expect(responseVerdict({ status: 200, headers: { server: 'cloudflare' } })).toBeNull();
   });
 
   test('walks in time linear in the page', () => {

@@ -87,7 +87,9 @@ export async function perform<P, S extends Source, O>(
   } else {
     source = { kind: 'none', at: services.clock().toISOString() };
   }
-  const onThread = (source.kind === 'page' || source.kind === 'walk') && runsOnThread(route);
+  const onThread =
+    (source.kind === 'page' || source.kind === 'walk' || source.kind === 'fetches') &&
+    runsOnThread(route);
   // The route's `reads` named the source kinds its `compute` takes.
   const input = { params, source, baseUrl: services.publicBaseUrl } as ProductInput<P, S>;
   const page = source.kind === 'page' ? source.doc : null;
@@ -108,13 +110,18 @@ export async function perform<P, S extends Source, O>(
   }
 
   // A judged route's page that is not the content is answered so, with the verdict; its
-  // product did not run.
+  // product did not run. A reporting route's answer stands, with the verdict beside it.
   let output = raw as O;
   let verdict: PageVerdict | null = null;
-  if (route.pageVerdict === true) {
+  if (route.pageVerdict !== undefined) {
     const judged = raw as Judged<O>;
     verdict = judged.verdict;
-    if (verdict !== null && verdict.verdict !== 'content' && page !== null) {
+    if (
+      route.pageVerdict === 'gate' &&
+      verdict !== null &&
+      verdict.verdict !== 'content' &&
+      page !== null
+    ) {
       return failed({
         error: 'not_content',
         message: notContentMessage(verdict),
@@ -154,9 +161,14 @@ export async function perform<P, S extends Source, O>(
  * loop, where handing it over would cost more than the product. Only a product on a
  * thread can be stopped at its deadline or heap bound (`page_too_complex`).
  */
-export function runsOnThread(route: { readonly reads: Reads<never> }): boolean {
+export function runsOnThread(route: {
+  readonly reads: Reads<never>;
+  readonly pageVerdict?: 'gate' | 'report';
+}): boolean {
   const { reads } = route;
-  if (reads.kind === 'fetches' || reads.kind === 'gather') return false;
+  // A probe that reports the verdict on the page it fetched parses that page.
+  if (reads.kind === 'fetches') return route.pageVerdict !== undefined;
+  if (reads.kind === 'gather') return false;
   if (reads.kind === 'walk') return true;
   return reads.kind === 'page-or-content' || reads.headOnly !== true;
 }

@@ -11,7 +11,7 @@ import { mapRoute } from './map/index.js';
 import { markdownRoute } from './markdown/index.js';
 import { metadataRoute } from './metadata/index.js';
 import { notarizeRoute } from './notarize/index.js';
-import { judgedRoute } from './page-verdict.js';
+import { judgedRoute, reportingRoute } from './page-verdict.js';
 import { pdfRoute } from './pdf/index.js';
 import { robotsRoute } from './robots/index.js';
 import { seoRoute } from './seo/index.js';
@@ -36,10 +36,10 @@ export const REGISTRY: readonly AnyRoute[] = Object.freeze([
   robotsRoute,
   judgedRoute(diffRoute),
   judgedRoute(notarizeRoute),
-  headersRoute,
+  reportingRoute(headersRoute),
   judgedRoute(tableRoute),
   feedRoute,
-  availabilityRoute,
+  reportingRoute(availabilityRoute),
   validateRoute,
   mapRoute,
   crawlRoute,

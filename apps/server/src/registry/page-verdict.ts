@@ -1,4 +1,11 @@
-import { loadHtml, PAGE_KINDS, type PageVerdict, pageVerdict } from '@storefront/html';
+import type { FetchedDocument } from '@storefront/core';
+import {
+  loadHtml,
+  PAGE_KINDS,
+  type PageVerdict,
+  pageVerdict,
+  responseVerdict,
+} from '@storefront/html';
 import { INTEGER, record, STRING, STRINGS } from './shared.js';
 import type { AnyRoute, JsonSchema, ProductInput, RouteDefinition, Source } from './types.js';
 
@@ -32,10 +39,29 @@ export interface Judged<O> {
 export function judgedRoute<P, S extends Source, O>(
   route: RouteDefinition<P, S, O>,
 ): RouteDefinition<P, S, O> {
+  return withVerdict(route, 'gate');
+}
+
+/**
+ * A route whose answer stands whatever the page is (the headers audit, the availability
+ * probe): it reports the verdict on the page it read in `page`, signed with the answer.
+ * A headers audit reads no body, so its verdict is the response's alone
+ * (`responseVerdict`), and absent when the response decides nothing.
+ */
+export function reportingRoute<P, S extends Source, O>(
+  route: RouteDefinition<P, S, O>,
+): RouteDefinition<P, S, O> {
+  return withVerdict(route, 'report');
+}
+
+function withVerdict<P, S extends Source, O>(
+  route: RouteDefinition<P, S, O>,
+  pageVerdict: 'gate' | 'report',
+): RouteDefinition<P, S, O> {
   const response = route.response as { properties?: Record<string, JsonSchema> };
   return {
     ...route,
-    pageVerdict: true,
+    pageVerdict,
     response: {
       ...route.response,
       properties: { ...response.properties, page: PAGE_VERDICT_SCHEMA },
@@ -52,16 +78,36 @@ export function judge<O>(
   route: AnyRoute,
   input: ProductInput<unknown, Source>,
 ): Judged<O> | Promise<Judged<O>> {
-  const verdict = input.source.kind === 'page' ? verdictOf(input.source.doc) : null;
-  if (verdict !== null && verdict.verdict !== 'content') return { verdict };
+  const verdict = verdictOfSource(route, input.source);
+  if (route.pageVerdict === 'gate' && verdict !== null && verdict.verdict !== 'content') {
+    return { verdict };
+  }
   const output = route.compute(input) as O | Promise<O>;
   return output instanceof Promise
     ? output.then((value) => ({ verdict, output: value }))
     : { verdict, output };
 }
 
+/**
+ * The verdict on what a route read: its page (the response alone when only its head was
+ * read), or the page a probe fetched; null when there is no page (a failed fetch, inline
+ * content) or it is not HTML or text.
+ */
+function verdictOfSource(route: AnyRoute, source: Source): PageVerdict | null {
+  if (source.kind === 'page') {
+    const { reads } = route;
+    if (reads.kind === 'page' && reads.headOnly === true) return responseVerdict(source.doc);
+    return verdictOf(source.doc);
+  }
+  if (source.kind === 'fetches') {
+    const [first] = source.results;
+    return first?.ok === true ? verdictOf(first.doc) : null;
+  }
+  return null;
+}
+
 /** The verdict on a fetched document; null when it is not HTML or text. */
-function verdictOf(doc: Parameters<typeof loadHtml>[0]): PageVerdict | null {
+function verdictOf(doc: FetchedDocument): PageVerdict | null {
   const loaded = loadHtml(doc);
   return loaded.ok ? pageVerdict(loaded.page, doc) : null;
 }

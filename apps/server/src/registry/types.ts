@@ -244,11 +244,13 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
    */
   readonly notFound?: string;
   /**
-   * The route's value is the page's content (`judgedRoute` in `page-verdict.ts`): its
-   * product runs only on a page judged `content`, another verdict is answered
-   * `not_content`, and the verdict is in the answer (`page`) and its receipt.
+   * The verdict on the page read (`page-verdict.ts`). `gate`: the route's value is the
+   * page's content (`judgedRoute`): its product runs only on a page judged `content`,
+   * another verdict is answered `not_content`. `report`: the route's own answer stands
+   * whatever the page is (`reportingRoute`: headers, availability). Either way the verdict
+   * is in the answer (`page`) and its receipt. Absent: the route reads no page's content.
    */
-  readonly pageVerdict?: boolean;
+  readonly pageVerdict?: 'gate' | 'report';
   /** Checks beyond the schema (URL shape, cross-parameter rules) giving typed params. */
   check(query: Readonly<Record<string, string>>): Checked<P>;
   /** The price point these params select (DESIGN §4, `/buy/fetch` tiers). */

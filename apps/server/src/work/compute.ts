@@ -48,7 +48,7 @@ export function taskOf<P, S extends Source, O>(
  * verdict on a judged route (which then answers a `Judged` output).
  */
 export function productOf(route: AnyRoute): (input: never) => unknown {
-  if (route.pageVerdict === true) {
+  if (route.pageVerdict !== undefined) {
     return (input: never) => judge(route, input as ProductInput<unknown, Source>);
   }
   return (input: never) => route.compute(input);
