@@ -31,6 +31,8 @@ const schema = uniqueSchema();
 const dataDir = tempDir('storefront-jobs-');
 let site: CrawlSite;
 let slow: CrawlSite;
+/** A site one of whose pages is a bot challenge. */
+let guarded: CrawlSite;
 /** A site whose sitemap answers only when the test says so. */
 let late: CrawlSite;
 let releaseSitemap: () => void;
@@ -123,6 +125,7 @@ describe('crawl jobs through the key door', () => {
   beforeAll(async () => {
     site = await startCrawlSite({ pages: 31, sitemap: [30] });
     slow = await startCrawlSite({ pages: 200, delayMs: 150 });
+    guarded = await startCrawlSite({ pages: 7, challenges: [2] });
     late = await startCrawlSite({
       pages: 5,
       sitemap: [4],
@@ -142,7 +145,7 @@ describe('crawl jobs through the key door', () => {
           DATA_DIR: dataDir,
           ADMIN_TOKEN,
           LOG_LEVEL: 'silent',
-          SAFE_FETCH_ALLOW: `${site.allow},${slow.allow},${late.allow},${hookAllow},${polite.allow}`,
+          SAFE_FETCH_ALLOW: `${site.allow},${slow.allow},${guarded.allow},${late.allow},${hookAllow},${polite.allow}`,
           FACILITATOR_URL: 'http://127.0.0.1:9/',
           ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
           JOB_CONCURRENCY: '4',
@@ -162,6 +165,7 @@ describe('crawl jobs through the key door', () => {
     await server?.close();
     await site?.close();
     await slow?.close();
+    await guarded?.close();
     releaseSitemap?.();
     await late?.close();
     hook?.server.close();
@@ -237,6 +241,32 @@ describe('crawl jobs through the key door', () => {
     );
     expect(verifyManifest(job.manifest, edited, server.signer.address).valid).toBe(false);
     expect(verifyManifest(job.manifest, pages.slice(1), server.signer.address).valid).toBe(false);
+  }, 60_000);
+
+  it('never delivers or charges a challenge page as a page of the crawl, and follows none of its links', async () => {
+    const { key } = await liveKey(1000);
+    const created = await createJob(key, { url: `${guarded.origin}/p/0`, limit: 10 });
+    expect(created.status).toBe(202);
+    const { jobId } = created.body as { jobId: string };
+    const job = await until(key, jobId, ended);
+    const credits = MARKDOWN_PRICE / 1000;
+    // Pages 0, 1, 3 and 4 are content; page 2 is the challenge, so 5 and 6 are never reached.
+    expect([job.status, job.total, job.completed, job.failed]).toEqual(['completed', 5, 4, 1]);
+    expect(job.reservation).toMatchObject({ charged: 4 * credits, released: 6 * credits });
+    expect(await balance(key)).toBe(1000 - 4 * credits);
+    expect(guarded.hits.get('/p/5')).toBeUndefined();
+    const pages = (await allPages(key, jobId, 10)) as Record<string, unknown>[];
+    const challenge = pages.find((page) => page.url === `${guarded.origin}/p/2`);
+    expect(challenge).toMatchObject({
+      ok: false,
+      error: 'not_content',
+      page: { verdict: 'challenge' },
+    });
+    expect(challenge?.attestation).toBeUndefined();
+    for (const page of pages.filter((p) => p.ok === true)) {
+      expect(page.page).toMatchObject({ verdict: 'content' });
+      expect(verifyReceipt(page, server.signer.address, { route: 'markdown' }).valid).toBe(true);
+    }
   }, 60_000);
 
   it('honours the limit, the depth and the path filters', async () => {

@@ -17,7 +17,17 @@ export interface CrawlSiteOptions {
   readonly sitemap?: readonly number[];
   /** `/sitemap.xml` answers only once this settles (a sitemap slower than the pages). */
   readonly holdSitemap?: Promise<unknown>;
+  /**
+   * Pages served as a bot challenge instead (200, `cf-mitigated: challenge`, an
+   * interstitial that links nowhere): what a crawler must not deliver as content.
+   */
+  readonly challenges?: readonly number[];
 }
+
+/** The interstitial {@link CrawlSiteOptions.challenges} pages are served as. */
+export const CHALLENGE_PAGE_HTML = `<!doctype html><html lang="en"><head><title>Just a moment...</title></head>
+<body><h1>Checking your browser before accessing the site</h1><form id="challenge-form" method="POST"></form>
+<script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>`;
 
 /** A loopback site of linked pages for crawl jobs, counting what was asked of it. */
 export interface CrawlSite {
@@ -81,6 +91,14 @@ export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSi
       if (i < 0 || i >= options.pages) {
         res.writeHead(404, { 'content-type': 'text/html' });
         res.end('<!doctype html><title>Not found</title><p>No such page.</p>');
+        return;
+      }
+      if (options.challenges?.includes(i) === true) {
+        res.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cf-mitigated': 'challenge',
+        });
+        res.end(CHALLENGE_PAGE_HTML);
         return;
       }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

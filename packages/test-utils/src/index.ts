@@ -5,6 +5,7 @@ export {
   textArbitrary,
 } from './arbitraries.js';
 export {
+  CHALLENGE_PAGE_HTML,
   type CrawlSite,
   type CrawlSiteOptions,
   crawlPageHtml,
