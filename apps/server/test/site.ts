@@ -6,7 +6,7 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildPdf } from '@storefront/test-utils';
+import { buildPdf, CHALLENGE_PAGE_HTML } from '@storefront/test-utils';
 import { REGISTRY } from '../src/registry/index.js';
 import type { AnyRoute } from '../src/registry/types.js';
 
@@ -103,13 +103,6 @@ function send(
     res.end(body);
   };
 }
-
-/** A bot-protection interstitial: its title, challenge form and challenge script. */
-export const CHALLENGE_HTML = `<!doctype html><html lang="en"><head><title>Just a moment...</title>
-<meta name="robots" content="noindex,nofollow"></head><body><div class="main-wrapper">
-<h1>Checking your browser before accessing the site</h1><form id="challenge-form" action="/?__cf_chl_f_tk=x" method="POST"></form>
-<noscript>Enable JavaScript and cookies to continue</noscript></div>
-<script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8f1e2d3c4b5a6978"></script></body></html>`;
 
 /** A soft 404: the site's chrome around an error heading, served with 200. */
 export const SOFT_404_HTML = `<!doctype html><html><head><title>Page not found – Fixture News</title></head><body>
@@ -340,7 +333,7 @@ export async function startSite(registry: readonly AnyRoute[] = REGISTRY): Promi
     '/broken': send(500, 'text/html', '<html><body><h1>Server error</h1></body></html>'),
     // Pages served in the content's place (page verdicts): a bot challenge answered 200
     // with its vendor's header, a soft 404, and a sign-in wall reached by redirect.
-    '/challenge': send(200, 'text/html; charset=utf-8', CHALLENGE_HTML, {
+    '/challenge': send(200, 'text/html; charset=utf-8', CHALLENGE_PAGE_HTML, {
       'cf-mitigated': 'challenge',
     }),
     '/gone': send(200, 'text/html; charset=utf-8', SOFT_404_HTML),
