@@ -10,6 +10,7 @@ import {
   StorefrontError,
   sha256Hex,
 } from '@storefront/core';
+import { loadHtml, type PageVerdict, pageVerdict } from '@storefront/html';
 import { extractLinks } from '@storefront/links';
 import { isAllowed, parseRobots } from '@storefront/robots';
 import { extractText } from '@storefront/text';
@@ -244,6 +245,21 @@ function readPage(state: CrawlState, url: string, outcome: FetchOutcome): void {
     return;
   }
   state.seen[final] = true;
+  // A page served with 2xx in the content's place (a challenge, a sign-in wall, …) is not
+  // read as a page of the site, and its links are not followed. An error status already
+  // says what the page is (below).
+  const verdict = doc.status >= 200 && doc.status <= 299 ? verdictOf(doc) : null;
+  if (verdict !== null && verdict.verdict !== 'content') {
+    skip(state, url, 'not_content');
+    if (isStart) {
+      state.startFailure = {
+        error: 'not_content',
+        message: `The start page is a ${verdict.verdict} page, not the content (${verdict.signals.join(', ')})`,
+        status: doc.status,
+      };
+    }
+    return;
+  }
   const page = pageOf(doc, final, state.format);
   state.pages.push(page);
   if (isStart && (doc.status < 200 || doc.status > 299)) {
@@ -259,6 +275,12 @@ function readPage(state: CrawlState, url: string, outcome: FetchOutcome): void {
     state.seen[link] = true;
     state.queue.push(link);
   }
+}
+
+/** The verdict on a page that parses as HTML or text; null otherwise. */
+function verdictOf(doc: FetchedDocument): PageVerdict | null {
+  const loaded = loadHtml(doc);
+  return loaded.ok ? pageVerdict(loaded.page, doc) : null;
 }
 
 function pageOf(doc: FetchedDocument, url: string, format: 'text' | 'markdown'): CrawlPage {

@@ -185,7 +185,9 @@ export interface CrawlSkip {
   readonly url: string;
   /**
    * `robots` (disallowed for our user agent), `off-site-redirect`, `duplicate` (it
-   * redirected to a page already read), or the fetch's error code.
+   * redirected to a page already read), `not_content` (a challenge, a sign-in wall or
+   * another page served in the content's place, `pageVerdict` of `@storefront/html`),
+   * or the fetch's error code.
    */
   readonly reason: string;
 }

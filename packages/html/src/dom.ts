@@ -29,12 +29,9 @@ export function childrenOf(node: HtmlNode): readonly HtmlNode[] {
   return node.childNodes;
 }
 
-/**
- * What a {@link walk} visitor returns: `skip` leaves the node's children out; `stop` ends
- * the walk at once (no `leave` follows, for this node or any other).
- */
+/** What a {@link walk} visitor returns: `skip` leaves the node's children out. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing is a void function.
-export type WalkAction = 'skip' | 'stop' | undefined | void;
+export type WalkAction = 'skip' | undefined | void;
 
 /** Callbacks of {@link walk}. */
 export interface Visitor {
@@ -51,9 +48,7 @@ export function walk(root: HtmlNode, visitor: Visitor): void {
   // Each frame is a node plus the index of its next child to visit.
   const nodes: HtmlNode[] = [];
   const indexes: number[] = [];
-  const first = enter?.(root);
-  if (first === 'stop') return;
-  if (first === 'skip') {
+  if (enter?.(root) === 'skip') {
     leave?.(root);
     return;
   }
@@ -72,9 +67,7 @@ export function walk(root: HtmlNode, visitor: Visitor): void {
     }
     indexes[top] = index + 1;
     const child = children[index]!;
-    const action = enter?.(child);
-    if (action === 'stop') return;
-    if (action === 'skip') {
+    if (enter?.(child) === 'skip') {
       leave?.(child);
       continue;
     }

@@ -1,4 +1,4 @@
-import { isChrome } from './boilerplate.js';
+import { isChrome, NON_CONTENT_TAGS } from './boilerplate.js';
 import { collapseWhitespace, getAttr, isElement, isText, textContent, walk } from './dom.js';
 import { countWords } from './text.js';
 import type { HtmlElement, HtmlNode, HtmlPage } from './types.js';
@@ -232,8 +232,6 @@ interface Features {
   scriptCount: number;
   /** Mount elements and whether one holds visible text. */
   mounts: number;
-  /** True once the page is long enough that only `content` can be decided. */
-  long: boolean;
   /** `isAccessibleForFree` false. */
   notFree: boolean;
   /** Words of the longest JSON-LD `articleBody`: the full text a stub-looking page may carry. */
@@ -261,7 +259,6 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
   const features = gather(page, counted.words < STUB_WORDS);
   features.words = counted.words;
   features.bodyWords = counted.bodyWords;
-  features.long = counted.words >= LONG_WORDS;
   const words = features.words;
   const status = response.status;
   const header = (name: string) => response.headers[name]?.toLowerCase() ?? '';
@@ -282,7 +279,7 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
   }
   const banned = features.scripts.some((text) => DATADOME_BANNED.test(text));
   if (banned && words < INTERSTITIAL_WORDS) fired.add('blocked:datadome-banned');
-  if (words < INTERSTITIAL_WORDS && !features.long && !banned) {
+  if (words < INTERSTITIAL_WORDS && !banned) {
     for (const [vendor, pattern] of CHALLENGE_RESOURCES) {
       if (features.resources.some((url) => pattern.test(url)))
         fired.add(`challenge:${vendor}-resource`);
@@ -365,7 +362,7 @@ export function pageVerdict(page: HtmlPage, response: PageResponse): PageVerdict
   if (short && anyHead(ERROR_PHRASES)) fired.add('error:heading');
 
   // Parked: a parking service's resources, or for-sale wording, on a short page.
-  if (words < INTERSTITIAL_WORDS && !features.long) {
+  if (words < INTERSTITIAL_WORDS) {
     if (features.resources.some((url) => PARKING_HOSTS.test(url)))
       fired.add('parked:parking-service');
     if (anyHead(PARKED_PHRASES) || PARKED_PHRASES.test(features.bodyPhrases)) {
@@ -479,11 +476,11 @@ function pathOf(url: string): string {
 }
 
 /**
- * One walk over the document: visible words (outside the chrome, and in all), the start
- * of the visible text, headings, noscript text, resource URLs, inline script starts, ids
- * and class tokens, password inputs, script and mount elements. Once the words outside
- * the chrome pass {@link LONG_WORDS} the walk stops reading text and markers: no rule
- * but the response's own can decide anything else then.
+ * The markers of a short page, in one walk of the document: the start of the body's
+ * visible and hidden text, headings, noscript text, resource URLs, inline script
+ * starts, ids and class tokens, password inputs, script and mount elements. Nothing
+ * when `markers` is false (a page too long for any rule on its content). The words are
+ * counted by {@link countVisible}.
  */
 function gather(page: HtmlPage, markers: boolean): Features {
   const features: Features = {
@@ -499,102 +496,63 @@ function gather(page: HtmlPage, markers: boolean): Features {
     passwords: 0,
     scriptCount: 0,
     mounts: 0,
-    long: false,
     notFree: false,
     dataWords: 0,
   };
   if (!markers) return features;
-  const root = page.document;
-  // Depth of the chrome (boilerplate) and of hidden or non-content elements being inside.
-  let chrome = 0;
+  // Depth of hidden elements being inside, and whether that is `<head>` (or a `<title>`):
+  // hidden, but not text a script could show.
   let hidden = 0;
-  // Sectioning elements being inside: a header or footer in one is the section's own.
-  let sections = 0;
-  // Inside `<head>` (or a `<title>`): hidden, but not text a script could show.
   let head = 0;
-  const chromeStack: HtmlNode[] = [];
   const hiddenStack: HtmlNode[] = [];
-  walk(root, {
+  walk(page.document, {
     enter(node) {
-      // Past the count, nothing more is read: only the response can decide then.
-      if (features.long) return 'stop';
       if (isText(node)) {
-        if (hidden > 0) {
-          if (markers && head === 0 && features.hiddenPhrases.length < PHRASE_CHARS) {
-            features.hiddenPhrases += ` ${node.value}`;
-          }
-          return;
-        }
-        const value = node.value;
-        const counted = countWords(value);
-        if (counted === 0) return;
-        features.bodyWords += counted;
-        if (markers && features.bodyPhrases.length < PHRASE_CHARS)
-          features.bodyPhrases += ` ${value}`;
-        if (chrome === 0) {
-          features.words += counted;
-          if (features.words > LONG_WORDS) features.long = true;
+        const target = hidden > 0 ? (head === 0 ? 'hiddenPhrases' : null) : 'bodyPhrases';
+        if (target !== null && features[target].length < PHRASE_CHARS) {
+          features[target] += ` ${node.value}`;
         }
         return;
       }
       if (!isElement(node)) return;
       const tag = node.tagName;
-      if (SECTIONING.has(tag)) sections += 1;
-      if (markers) collectMarkers(node, tag, features);
+      collectMarkers(node, tag, features);
       if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript') {
-        if (markers && tag === 'noscript' && features.noscript.length < PHRASE_CHARS) {
+        if (tag === 'noscript' && features.noscript.length < PHRASE_CHARS) {
           features.noscript += ` ${collapseWhitespace(textContent(node))}`;
         }
-        if (markers && tag === 'script') readScript(node, features);
+        if (tag === 'script') readScript(node, features);
         return 'skip';
       }
-      if (tag === 'head' || tag === 'title') {
+      const inHead = tag === 'head' || tag === 'title';
+      if (inHead || isHiddenElement(node)) {
         hidden += 1;
-        head += 1;
+        if (inHead) head += 1;
         hiddenStack.push(node);
         return;
       }
-      if (isHiddenElement(node)) {
-        hidden += 1;
-        hiddenStack.push(node);
-        return;
-      }
-      if (chrome === 0 && isChrome(node, sections > 0)) {
-        chrome += 1;
-        chromeStack.push(node);
-      }
-      if (markers && (tag === 'h1' || tag === 'h2')) {
-        if (features.headings.length < 4 && hidden === 0) {
-          const text = collapseWhitespace(textContent(node));
-          if (text !== '') features.headings.push(text);
-        }
+      if ((tag === 'h1' || tag === 'h2') && features.headings.length < 4 && hidden === 0) {
+        const text = collapseWhitespace(textContent(node));
+        if (text !== '') features.headings.push(text);
       }
     },
     leave(node) {
-      if (features.long) return;
-      if (isElement(node) && SECTIONING.has(node.tagName)) sections -= 1;
-      if (hiddenStack[hiddenStack.length - 1] === node) {
-        hiddenStack.pop();
-        hidden -= 1;
-        if (isElement(node) && (node.tagName === 'head' || node.tagName === 'title')) head -= 1;
-      }
-      if (chromeStack[chromeStack.length - 1] === node) {
-        chromeStack.pop();
-        chrome -= 1;
-      }
+      if (hiddenStack[hiddenStack.length - 1] !== node) return;
+      hiddenStack.pop();
+      hidden -= 1;
+      if (isElement(node) && (node.tagName === 'head' || node.tagName === 'title')) head -= 1;
     },
   });
-  if (markers) {
-    features.bodyPhrases = collapseWhitespace(features.bodyPhrases);
-    features.hiddenPhrases = collapseWhitespace(features.hiddenPhrases);
-  }
+  features.bodyPhrases = collapseWhitespace(features.bodyPhrases);
+  features.hiddenPhrases = collapseWhitespace(features.hiddenPhrases);
   return features;
 }
 
 /**
  * Visible words in the body outside the site's structural chrome (`words`, counted up
  * to {@link LONG_WORDS}) and in all of it (`bodyWords`): hidden elements and
- * non-content ones (script, style, template, noscript, …) count in neither. The order
+ * non-content ones (`NON_CONTENT_TAGS`: script, style, template, noscript, iframe, …)
+ * count in neither. The order
  * of the count does not matter (it stops only once `words` reaches the cap), so the
  * loop takes the nodes as they come off its stack.
  */
@@ -620,7 +578,7 @@ function countVisible(body: HtmlElement | null): { words: number; bodyWords: num
       }
       if (!isElement(child) || child.childNodes.length === 0) continue;
       const tag = child.tagName;
-      if (NOT_TEXT.has(tag) || isHiddenElement(child)) continue;
+      if (NON_CONTENT_TAGS.has(tag) || isHiddenElement(child)) continue;
       const section = (flag & 2) !== 0 || SECTIONING.has(tag);
       const chrome = (flag & 1) !== 0 || isChrome(child, section);
       nodes.push(child);
@@ -629,16 +587,6 @@ function countVisible(body: HtmlElement | null): { words: number; bodyWords: num
   }
   return { words, bodyWords };
 }
-
-/** Elements whose content is never text a reader sees. */
-const NOT_TEXT: ReadonlySet<string> = new Set([
-  'script',
-  'style',
-  'template',
-  'noscript',
-  'head',
-  'title',
-]);
 
 /** Ids, class tokens, resource URLs, password inputs and mount points of one element. */
 function collectMarkers(node: HtmlElement, tag: string, features: Features): void {

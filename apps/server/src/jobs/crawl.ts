@@ -597,14 +597,9 @@ function resultOf(
   readonly error: string | null;
 } {
   if (outcome.kind === 'delivered' && outcome.ok && outcome.sign !== null) {
-    const { text, url: at, status, fetchedAt, page } = outcome.sign;
-    const attestation = signer.sign(text, {
-      route,
-      url: at,
-      status,
-      fetchedAt,
-      ...(page === undefined ? {} : { page }),
-    });
+    const { text, ...envelope } = outcome.sign;
+    const { status } = envelope;
+    const attestation = signer.sign(text, { route, ...envelope });
     return {
       ok: true,
       result: { ...outcome.body, attestation },

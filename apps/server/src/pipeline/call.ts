@@ -182,12 +182,7 @@ export async function runPaidCall<T>(
 /** The receipt of a delivered success, naming its route; null for anything else. */
 function sign(signer: Signer, outcome: WorkOutcome, route: string): Attestation | null {
   if (outcome.kind !== 'delivered' || outcome.sign === null) return null;
-  const { text, url, status, fetchedAt, page } = outcome.sign;
-  return signer.sign(text, {
-    route,
-    url,
-    status,
-    fetchedAt,
-    ...(page === undefined ? {} : { page }),
-  });
+  // The envelope (and the page verdict, on a route that reads a page) is what it binds.
+  const { text, ...envelope } = outcome.sign;
+  return signer.sign(text, { route, ...envelope });
 }
