@@ -269,6 +269,31 @@ describe('crawl jobs through the key door', () => {
     }
   }, 60_000);
 
+  it('answers each page in part with maxChars: its place in the whole signed, the job checked whole', async () => {
+    const { key } = await liveKey(1000);
+    const created = await createJob(key, {
+      url: `${site.origin}/p/0`,
+      limit: 3,
+      format: 'text',
+      maxChars: 12,
+    });
+    expect(created.status).toBe(202);
+    const job = await until(key, (created.body as unknown as Job).jobId, ended);
+    expect([job.status, job.completed]).toEqual(['completed', 3]);
+    const pages = (await allPages(key, job.jobId, 10)) as Record<string, unknown>[];
+    for (const page of pages) {
+      const slice = page.slice as { offset: number; length: number; total: number; next: unknown };
+      expect(slice).toMatchObject({ offset: 0, length: 12 });
+      expect(slice.next).toBe(slice.total > 12 ? 12 : null);
+      expect(Array.from(page.text as string)).toHaveLength(12);
+      const verification = verifyReceipt(page, server.signer.address, { route: 'fetch' });
+      expect(verification.problems).toStrictEqual([]);
+      expect(verification.covered).toContain('slice');
+    }
+    const bad = await createJob(key, { url: `${site.origin}/p/0`, maxChars: 0 });
+    expect(bad.status).toBe(400);
+  }, 60_000);
+
   it('honours the limit, the depth and the path filters', async () => {
     const { key } = await liveKey(1000);
     const limited = await createJob(key, { url: `${site.origin}/p/0`, limit: 5, format: 'text' });

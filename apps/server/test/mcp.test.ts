@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { verifyReceipt } from '@storefront/attest';
+import { sha256Hex } from '@storefront/core';
 import express from 'express';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -17,6 +18,7 @@ import { MCP_TEXT_MAX_CHARS } from '../src/doors/mcp/result.js';
 import { extractRoute } from '../src/registry/extract/index.js';
 import { REGISTRY } from '../src/registry/index.js';
 import { notarizeRoute } from '../src/registry/notarize/index.js';
+import { MCP_SLICE_CHARS } from '../src/registry/slice.js';
 import { mcpRoutes } from '../src/routes/mcp.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import {
@@ -151,7 +153,13 @@ describe('the MCP door', () => {
       expect([name, result.isError ?? false]).toStrictEqual([name, false]);
       const body = result.structuredContent as Body;
       expect([name, body.ok]).toStrictEqual([name, true]);
-      expect(result.content).toStrictEqual([{ type: 'text', text: body.text }]);
+      // The text block is the text, and where it is a part of a longer one, how to read on.
+      const blocks = result.content as { type: string; text: string }[];
+      expect(blocks.map((block) => block.type)).toStrictEqual(['text']);
+      expect(blocks[0]?.text.startsWith(body.text as string)).toBe(true);
+      if (body.slice === undefined || (body.slice as Body).next === null) {
+        expect(blocks[0]?.text).toBe(body.text);
+      }
       const verification = verifyReceipt(body, pinned);
       expect([name, verification.problems]).toStrictEqual([name, []]);
       const after = (await balanceOf(key)).credits as number;
@@ -173,11 +181,67 @@ describe('the MCP door', () => {
     });
     const overHttp = (await http.json()) as Body;
     const client = await connect(key);
-    const overMcp = (await client.callTool({ name: 'markdown', arguments: { url } }))
-      .structuredContent as Body;
+    const overMcp = (
+      await client.callTool({ name: 'markdown', arguments: { url, maxChars: 10_000_000 } })
+    ).structuredContent as Body;
     expect(overMcp.text).toBe(overHttp.text);
     expect((overMcp.attestation as Body).contentHash).toBe(
       (overHttp.attestation as Body).contentHash,
+    );
+    // Within the default budget, the part names the same whole.
+    const budgeted = (await client.callTool({ name: 'markdown', arguments: { url } }))
+      .structuredContent as Body;
+    expect((budgeted.slice as Body).wholeHash).toBe((overHttp.attestation as Body).contentHash);
+    await client.close();
+  });
+
+  it('answers a long text within the default budget, says how to read on, and the parts verify', async () => {
+    const { key } = await liveKey(100);
+    const url = site.url('/long');
+    const http = await fetch(`${server.url}/buy/markdown?url=${encodeURIComponent(url)}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const whole = ((await http.json()) as Body).text as string;
+    const total = Array.from(whole).length;
+    expect(total).toBeGreaterThan(MCP_SLICE_CHARS);
+    const client = await connect(key);
+    const pinned = await pinnedKey();
+    const first = await client.callTool({ name: 'markdown', arguments: { url } });
+    const body = first.structuredContent as Body;
+    expect(body.slice).toStrictEqual({
+      offset: 0,
+      length: MCP_SLICE_CHARS,
+      total,
+      wholeHash: sha256Hex(whole),
+      next: MCP_SLICE_CHARS,
+    });
+    const block = (first.content as { text: string }[])[0]?.text ?? '';
+    expect(block.startsWith(body.text as string)).toBe(true);
+    expect(block).toContain(`Characters 0 to ${MCP_SLICE_CHARS} of ${total}.`);
+    expect(block).toContain(`offset=${MCP_SLICE_CHARS} for the next part`);
+    expect(verifyReceipt(body, pinned).problems).toStrictEqual([]);
+    // The next call, as the notice says: the same arguments and the offset it names.
+    const rest = (
+      await client.callTool({
+        name: 'markdown',
+        arguments: { url, offset: MCP_SLICE_CHARS, maxChars: 1_000_000 },
+      })
+    ).structuredContent as Body;
+    expect(rest.slice).toMatchObject({
+      offset: MCP_SLICE_CHARS,
+      next: null,
+      wholeHash: sha256Hex(whole),
+    });
+    expect(verifyReceipt(rest, pinned).problems).toStrictEqual([]);
+    expect(`${body.text as string}${rest.text as string}`).toBe(whole);
+    // A typed record is signed whole: the budget does not apply to it.
+    const record = (await client.callTool({ name: 'fetch', arguments: { url, extract: 'title' } }))
+      .structuredContent as Body;
+    expect(record.ok).toBe(true);
+    expect(record.slice).toBeUndefined();
+    const tools = (await client.listTools()).tools;
+    expect(tools.find((tool) => tool.name === 'markdown')?.description).toContain(
+      'at most 20,000 characters',
     );
     await client.close();
   });

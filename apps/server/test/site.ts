@@ -260,6 +260,13 @@ async function serve(
   };
 }
 
+/** `/long`: sixty paragraphs of about 500 characters each, some with emoji. */
+const LONG_ARTICLE_HTML = `<!doctype html><html><head><title>The long read</title></head><body><main><article><h1>The long read</h1>${Array.from(
+  { length: 60 },
+  (_, i) =>
+    `<p>Paragraph ${i + 1} 📜 of the long read. ${'The harbour pilots logged every ship that crossed the bar, its draught and its cargo, and the tide it came in on. '.repeat(4)}</p>`,
+).join('')}</article></main></body></html>`;
+
 /** Start the fixture site on 127.0.0.1 with an ephemeral port. */
 export async function startSite(registry: readonly AnyRoute[] = REGISTRY): Promise<Site> {
   const product = fixturePage('product-page');
@@ -288,6 +295,9 @@ export async function startSite(registry: readonly AnyRoute[] = REGISTRY): Promi
       });
       res.write('<!doctype html><html><head><title>Slow</title></head><body><p>first chunk');
     },
+    // An article whose text passes an MCP tool's default budget, with characters
+    // outside the BMP, so that parts are cut on code points.
+    '/long': send(200, 'text/html; charset=utf-8', LONG_ARTICLE_HTML),
     '/changing': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(changing);

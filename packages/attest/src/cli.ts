@@ -140,13 +140,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Which of url, status, fetchedAt and the page verdict were compared, and the signed
+ * Which of url, status, fetchedAt, the page verdict and the slice were compared, and the signed
  * value of the envelope fields that were not.
  */
 function envelopeLine(v: Verification): string {
   if (v.checks.envelope === null) return 'url, status and fetchedAt not in the input';
   const compared: string[] = ENVELOPE_FIELDS.filter((key) => v.covered.includes(key));
   if (v.covered.includes('page')) compared.push(`the page verdict (${pageOf(v)})`);
+  if (v.covered.includes('slice')) compared.push(`the slice (${sliceOf(v)})`);
   const absent = ENVELOPE_FIELDS.filter((key) => !v.covered.includes(key));
   const head = v.checks.envelope
     ? `${list(compared)} ${compared.length === 1 ? 'matches' : 'match'} the signed message`
@@ -158,6 +159,14 @@ function envelopeLine(v: Verification): string {
       ? ''
       : ` (signed ${absent.map((key) => `${key} ${signed[key] ?? 'none'}`).join(', ')})`;
   return `${head}; ${list(absent)} not in the result${values}`;
+}
+
+/** The signed slice as one reads it: `characters 0 to 20000 of 84210`. */
+function sliceOf(v: Verification): string {
+  const slice = v.signed?.slice ?? null;
+  return slice === null
+    ? 'none signed'
+    : `characters ${slice.offset} to ${slice.offset + slice.length} of ${slice.total}`;
 }
 
 /** The signed verdict as one reads it: `content, page-verdict/1`. */

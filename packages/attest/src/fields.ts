@@ -366,6 +366,7 @@ export function isBare(result: unknown): boolean {
     (key) =>
       BOOKKEEPING.has(key) ||
       key === 'page' ||
+      key === 'slice' ||
       (ENVELOPE_FIELDS as readonly string[]).includes(key),
   );
 }

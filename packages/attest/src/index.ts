@@ -15,6 +15,9 @@ export {
   pageLineText,
   parseMessage,
   ROUTE_NAME,
+  type SliceLine,
+  sliceLineProblem,
+  sliceLineText,
 } from './message.js';
 export { RECEIPT_ROUTES, RECEIPT_RULES, type ReceiptRoute } from './rules.js';
 export {

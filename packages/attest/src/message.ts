@@ -3,7 +3,8 @@ import { isSha256Hex, type Sha256Hex, StorefrontError } from '@storefront/core';
 /**
  * The scheme a signer issues today: first line of every new signed message and prefix
  * of every new keyId. Scheme 2 adds the `route:` line; scheme 3 the optional `page:`
- * line, the verdict on the page the result was made from.
+ * line, the verdict on the page the result was made from, and the optional `slice:`
+ * line, where a slice of a longer text sits in the whole.
  */
 export const ATTEST_SCHEME = 'storefront-attest/3';
 
@@ -42,6 +43,24 @@ export interface PageLine {
   readonly signals: readonly string[];
 }
 
+/**
+ * Where the signed `text` sits in a longer text it was cut from, as a `slice:` line binds
+ * it (scheme 3): a result asked for with `maxChars` or `offset` carries part of the text,
+ * and its receipt signs that part (`contentHash`) together with this line, so the part
+ * verifies on its own and as part of the whole; two parts with the same `wholeHash` come
+ * from the same text. Counted in Unicode code points.
+ */
+export interface SliceLine {
+  /** Where the part starts in the whole text. */
+  readonly offset: number;
+  /** The part's length (the code points of the signed `text`). */
+  readonly length: number;
+  /** The whole text's length. */
+  readonly total: number;
+  /** `0x` + sha256 hex of the whole text. */
+  readonly wholeHash: Sha256Hex;
+}
+
 /** The fields a signed message binds, in their fixed order. */
 export interface MessageFields {
   /** The first line: which format the rest follows. */
@@ -64,16 +83,33 @@ export interface MessageFields {
    * page); null when the message binds none.
    */
   readonly page?: PageLine | null;
+  /**
+   * Where the signed text sits in the whole it was cut from (scheme 3, a result asked
+   * for in part); null when the message binds none.
+   */
+  readonly slice?: SliceLine | null;
   /** `0x` + hex, at least 128 random bits. */
   readonly nonce: string;
 }
 
-/** The labelled lines after the scheme line, per scheme; `page` is optional where listed. */
+/** The labelled lines after the scheme line, per scheme; those in {@link OPTIONAL} may be absent. */
 const KEYS: Readonly<Record<AttestScheme, readonly string[]>> = {
   'storefront-attest/1': ['contentHash', 'url', 'status', 'fetchedAt', 'nonce'],
   'storefront-attest/2': ['route', 'contentHash', 'url', 'status', 'fetchedAt', 'nonce'],
-  'storefront-attest/3': ['route', 'contentHash', 'url', 'status', 'fetchedAt', 'page', 'nonce'],
+  'storefront-attest/3': [
+    'route',
+    'contentHash',
+    'url',
+    'status',
+    'fetchedAt',
+    'page',
+    'slice',
+    'nonce',
+  ],
 };
+
+/** The lines a message has only when it binds what they say. */
+const OPTIONAL: ReadonlySet<string> = new Set(['page', 'slice']);
 
 /**
  * The lines of a message of the current scheme with placeholders, joined by `\n`:
@@ -87,6 +123,7 @@ export const MESSAGE_TEMPLATE = [
   'status:<upstream status, or none>',
   'fetchedAt:<ISO-8601>',
   'page:<verdict>;<rubric>;<words>;<signals, comma-separated> (only for a result made from a page)',
+  'slice:<offset>;<length>;<total>;0x<sha256 hex of the whole text> (only for a result asked for in part; code points)',
   'nonce:0x<32 hex>',
 ] as const;
 const NONCE = /^0x[0-9a-f]{32,128}$/;
@@ -127,6 +164,52 @@ export function pageLineProblem(page: unknown): string | null {
   return null;
 }
 
+/** The text of a `slice:` line (after `slice:`): `<offset>;<length>;<total>;<wholeHash>`. */
+export function sliceLineText(slice: SliceLine): string {
+  return `${slice.offset};${slice.length};${slice.total};${slice.wholeHash}`;
+}
+
+/**
+ * Why `slice` cannot be a `slice:` line (null when it can): whole numbers with
+ * `offset + length` at most `total`, and the whole text's hash as 0x + 64 hex digits.
+ */
+export function sliceLineProblem(slice: unknown): string | null {
+  if (typeof slice !== 'object' || slice === null || Array.isArray(slice)) {
+    return 'it is not an object';
+  }
+  const { offset, length, total, wholeHash } = slice as Record<string, unknown>;
+  for (const [name, value] of [
+    ['offset', offset],
+    ['length', length],
+    ['total', total],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || (value as number) < 0) {
+      return `\`${name}\` is not a whole number`;
+    }
+  }
+  if ((offset as number) + (length as number) > (total as number)) {
+    return '`offset` + `length` is past `total`';
+  }
+  if (!isSha256Hex(wholeHash)) return '`wholeHash` is not 0x + 64 hex digits';
+  return null;
+}
+
+/** A `slice:` line's text back into its fields; null when it is not one. */
+function parseSliceLine(text: string): SliceLine | null {
+  const parts = text.split(';');
+  if (parts.length !== 4) return null;
+  const [offset, length, total, wholeHash] = parts as [string, string, string, string];
+  const whole = /^(?:0|[1-9][0-9]*)$/;
+  if (!whole.test(offset) || !whole.test(length) || !whole.test(total)) return null;
+  const slice = {
+    offset: Number(offset),
+    length: Number(length),
+    total: Number(total),
+    wholeHash: wholeHash as Sha256Hex,
+  };
+  return sliceLineProblem(slice) === null ? slice : null;
+}
+
 /** A `page:` line's text back into its fields; null when it is not one. */
 function parsePageLine(text: string): PageLine | null {
   const parts = text.split(';');
@@ -154,14 +237,16 @@ function parsePageLine(text: string): PageLine | null {
  * status:<integer, or none>
  * fetchedAt:<ISO-8601>
  * page:<verdict>;<rubric>;<words>;<signals>     (only for a result made from a page)
+ * slice:<offset>;<length>;<total>;0x<sha256>     (only for a result asked for in part)
  * nonce:0x<hex>
  * ```
  *
- * Scheme 2 is the same without the `page:` line, scheme 1 without the `route:` line
+ * Scheme 2 is the same without the `page:` and `slice:` lines, scheme 1 without the `route:` line
  * too. Lines are joined by `\n` with no trailing newline. Throws a
  * {@link StorefrontError} when a field would make the message ambiguous (a line break
  * in `url`, a malformed hash, nonce, route name or page verdict, a non-integer status)
- * or does not fit the scheme (a route in scheme 1, none in 2 or 3, a page before 3).
+ * or does not fit the scheme (a route in scheme 1, none in 2 or 3, a page or a slice
+ * before 3).
  */
 export function buildMessage(fields: MessageFields): string {
   if (!(ATTEST_SCHEMES as readonly string[]).includes(fields.scheme)) {
@@ -201,6 +286,14 @@ export function buildMessage(fields: MessageFields): string {
     const problem = pageLineProblem(page);
     if (problem !== null) throw misuse(`Expected \`page\` as a page verdict, but ${problem}`);
   }
+  const slice = fields.slice ?? null;
+  if (slice !== null) {
+    if (!KEYS[fields.scheme].includes('slice')) {
+      throw misuse(`Expected no \`slice\` in a ${fields.scheme} message`);
+    }
+    const problem = sliceLineProblem(slice);
+    if (problem !== null) throw misuse(`Expected \`slice\` as a slice's range, but ${problem}`);
+  }
   return [
     fields.scheme,
     ...(routed ? [`route:${fields.route}`] : []),
@@ -209,6 +302,7 @@ export function buildMessage(fields: MessageFields): string {
     `status:${fields.status === null ? 'none' : String(fields.status)}`,
     `fetchedAt:${fields.fetchedAt}`,
     ...(page === null ? [] : [`page:${pageLineText(page)}`]),
+    ...(slice === null ? [] : [`slice:${sliceLineText(slice)}`]),
     `nonce:${fields.nonce}`,
   ].join('\n');
 }
@@ -223,9 +317,10 @@ export function parseMessage(message: string): MessageFields | null {
   const lines = message.split('\n');
   const scheme = lines[0] as AttestScheme;
   if (!Object.hasOwn(KEYS, scheme)) return null;
-  // The optional `page:` line is left out of the expected keys when the message has none.
-  const hasPage = lines.some((line) => line.startsWith('page:'));
-  const keys = KEYS[scheme].filter((key) => key !== 'page' || hasPage);
+  // An optional line is left out of the expected keys when the message has none.
+  const keys = KEYS[scheme].filter(
+    (key) => !OPTIONAL.has(key) || lines.some((line) => line.startsWith(`${key}:`)),
+  );
   if (lines.length !== keys.length + 1) return null;
   const values: Record<string, string> = {};
   for (let i = 0; i < keys.length; i++) {
@@ -236,6 +331,8 @@ export function parseMessage(message: string): MessageFields | null {
   }
   const page = values.page === undefined ? null : parsePageLine(values.page);
   if (values.page !== undefined && page === null) return null;
+  const slice = values.slice === undefined ? null : parseSliceLine(values.slice);
+  if (values.slice !== undefined && slice === null) return null;
   const status = values.status === 'none' ? null : Number(values.status);
   if (status !== null && !/^\d+$/.test(values.status as string)) return null;
   const fields: MessageFields = {
@@ -246,6 +343,7 @@ export function parseMessage(message: string): MessageFields | null {
     status,
     fetchedAt: values.fetchedAt as string,
     page,
+    slice,
     nonce: values.nonce as string,
   };
   try {

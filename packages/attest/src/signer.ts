@@ -39,7 +39,8 @@ export interface Signer {
   readonly keyId: string;
   /**
    * Sign `text` together with the route it came from and the envelope's url, status and
-   * fetchedAt (and the page verdict, when given), as a `storefront-attest/3` message.
+   * fetchedAt (and the page verdict and the slice's place in the whole, when given), as
+   * a `storefront-attest/3` message.
    */
   sign(text: string, meta: SignMeta): Attestation;
 }
@@ -121,6 +122,7 @@ export function createSigner(privateKey: string, options: SignerOptions = {}): S
         status: meta.status,
         fetchedAt: meta.fetchedAt,
         page: meta.page ?? null,
+        slice: meta.slice ?? null,
         nonce,
       });
       const signature = personalSign(message);

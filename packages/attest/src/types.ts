@@ -1,5 +1,5 @@
 import type { ReceiptRule } from '@storefront/core';
-import type { PageLine } from './message.js';
+import type { PageLine, SliceLine } from './message.js';
 
 /** The signed receipt attached to every paid result (spec: Attestation). */
 export interface Attestation {
@@ -39,6 +39,11 @@ export interface SignMeta {
   readonly fetchedAt: string;
   /** The verdict on the page the result was made from (routes that read a page); bound by a `page:` line. */
   readonly page?: PageLine;
+  /**
+   * Where `text` sits in the whole text it was cut from (a result asked for in part);
+   * bound by a `slice:` line.
+   */
+  readonly slice?: SliceLine;
 }
 
 /** A retired signing key, still valid for receipts signed before `retiredAt`. */

@@ -1,4 +1,10 @@
-import { isSha256Hex, type ReceiptRule, StorefrontError, sha256Hex } from '@storefront/core';
+import {
+  codePointLength,
+  isSha256Hex,
+  type ReceiptRule,
+  StorefrontError,
+  sha256Hex,
+} from '@storefront/core';
 import { getAddress, isAddress, verifyMessage } from 'ethers';
 import { checkFields, ENVELOPE_FIELDS, isBare, uncoveredFields } from './fields.js';
 import { type LegacyFieldCheck, legacyFields } from './legacy.js';
@@ -11,6 +17,9 @@ import {
   pageLineText,
   parseMessage,
   ROUTE_NAME,
+  type SliceLine,
+  sliceLineProblem,
+  sliceLineText,
 } from './message.js';
 import { RECEIPT_RULES, ruleOf, ruleProblem } from './rules.js';
 import type { RetiredKey, ServiceAttestationDocument } from './types.js';
@@ -30,9 +39,9 @@ export interface Verification {
     /** The recovered signer is one of the pinned keys. */
     readonly pinnedKey: boolean;
     /**
-     * Those of url, status, fetchedAt and the page verdict (`page`) that the result has
-     * equal the signed ones; null when it has none of them. The ones compared are listed
-     * in `covered`.
+     * Those of url, status, fetchedAt, the page verdict (`page`) and the slice's place
+     * in the whole (`slice`) that the result has equal the signed ones; null when it has
+     * none of them. The ones compared are listed in `covered`.
      */
     readonly envelope: boolean | null;
     /**
@@ -203,9 +212,30 @@ export function verifyReceipt(
     }
   }
 
+  // The slice the result shows is where the signed text sits in the signed whole (scheme 3).
+  const sliceShown = 'slice' in input;
+  if (sliceShown && fields !== null) {
+    const signedSlice = fields.slice ?? null;
+    if (signedSlice === null) {
+      envelope = false;
+      problems.push('The result’s slice is not in the signed message.');
+    } else if (!sameSlice(input.slice, signedSlice, text)) {
+      envelope = false;
+      problems.push('The result’s slice differs from the signed one.');
+    } else if (envelope === null) {
+      envelope = true;
+    }
+  }
+
   // 5. Fields: the text the result's own fields give is the signed text.
   if (fieldCheck.problem !== null) problems.push(fieldCheck.problem);
-  const covered = ['text', ...present, ...(pageShown ? ['page'] : []), ...fieldCheck.covered];
+  const covered = [
+    'text',
+    ...present,
+    ...(pageShown ? ['page'] : []),
+    ...(sliceShown ? ['slice'] : []),
+    ...fieldCheck.covered,
+  ];
 
   return {
     valid:
@@ -385,6 +415,24 @@ function samePage(shown: unknown, signed: PageLine): boolean {
   const keys = Object.keys(shown).sort();
   if (keys.join(',') !== 'rubric,signals,verdict,words') return false;
   return pageLineText(shown as unknown as PageLine) === pageLineText(signed);
+}
+
+/**
+ * A result's `slice` as the signed line gives it: the same four fields, `next` where the
+ * following part starts (null after the last), and `length` the code points of `text`.
+ */
+function sameSlice(shown: unknown, signed: SliceLine, text: unknown): boolean {
+  if (!isRecord(shown) || sliceLineProblem(shown) !== null) return false;
+  const keys = Object.keys(shown).sort();
+  if (keys.join(',') !== 'length,next,offset,total,wholeHash') return false;
+  const { offset, length, total, next } = shown as unknown as SliceLine & { next: unknown };
+  const expectedNext = offset + length < total ? offset + length : null;
+  return (
+    sliceLineText(shown as unknown as SliceLine) === sliceLineText(signed) &&
+    next === expectedNext &&
+    typeof text === 'string' &&
+    codePointLength(text) === length
+  );
 }
 
 function sameAddress(a: unknown, b: string): boolean {

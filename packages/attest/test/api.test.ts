@@ -25,6 +25,8 @@ describe('public API', () => {
       'parseMessage',
       'report',
       'runCli',
+      'sliceLineProblem',
+      'sliceLineText',
       'uncoveredFields',
       'verifyManifest',
       'verifyReceipt',

@@ -91,6 +91,15 @@ describe('receipt properties', () => {
                 signals: [...new Set(signals)].sort(),
               }
             : null,
+        slice:
+          scheme === 'storefront-attest/3' && words !== null
+            ? {
+                offset: words,
+                length: 3,
+                total: words + 5,
+                wholeHash: `0x${'cd'.repeat(32)}` as const,
+              }
+            : null,
         nonce: `0x${Buffer.from(nonceBytes).toString('hex')}`,
       };
       expect(parseMessage(buildMessage(fields))).toStrictEqual(fields);

@@ -50,3 +50,4 @@ export {
   type ProductSuccess,
 } from './result.js';
 export { joinRows, type Row } from './rows.js';
+export { codePointLength, sliceText, type TextSlice } from './slice.js';

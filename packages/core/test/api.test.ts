@@ -34,6 +34,7 @@ describe('public API', () => {
       'URL_MAX_CHARS',
       'canonicalize',
       'capString',
+      'codePointLength',
       'decodeBytes',
       'fail',
       'gradeSummary',
@@ -48,6 +49,7 @@ describe('public API', () => {
       'parseContentType',
       'readOptions',
       'sha256Hex',
+      'sliceText',
       'typeName',
       'utf8ByteLength',
     ]);

@@ -48,15 +48,22 @@ export interface JobServices {
   readonly hostRules: HostRulesCache;
 }
 
-/** The page product of a job: `/buy/markdown` for markdown, `/buy/fetch` for text. */
+/**
+ * The page product of a job: `/buy/markdown` for markdown, `/buy/fetch` for text, with
+ * the job's `maxChars` as the route's own.
+ */
 export function pageRouteOf(
   registry: readonly AnyRoute[],
   format: CrawlJobParams['format'],
+  maxChars?: number,
 ): { readonly route: AnyRoute; readonly params: unknown; readonly price: number } {
   const name = format === 'markdown' ? 'markdown' : 'fetch';
   const route = registry.find((r) => r.name === name);
   if (route === undefined) throw new Error(`No /buy/${name} route for crawl jobs`);
-  const checked = route.check({ url: 'https://example.com/' });
+  const checked = route.check({
+    url: 'https://example.com/',
+    ...(maxChars === undefined ? {} : { maxChars: String(maxChars) }),
+  });
   if (!checked.ok) throw new Error(`/buy/${name} refused a plain URL`);
   return { route, params: checked.params, price: route.priceFor(checked.params).amount };
 }
@@ -183,7 +190,7 @@ export async function crawlPage(services: JobServices, task: PageTask): Promise<
   }
   if (host.delayMs > 0) await waitForSlot(services.db, job.id, origin);
 
-  const { route, params } = pageRouteOf(services.registry, job.params.format);
+  const { route, params } = pageRouteOf(services.registry, job.params.format, job.params.maxChars);
   // The page's budget starts once it has its fetch slot: waiting for the origin's
   // other fetches is not the page's time.
   const { fetched, deadline, within } = await services.hosts.run(origin, async () => {

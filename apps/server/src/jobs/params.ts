@@ -1,6 +1,7 @@
 import { siteUrl } from '@storefront/crawl';
 import { Ajv, type ErrorObject } from 'ajv';
 import picomatch from 'picomatch';
+import { SLICE_MAX } from '../registry/slice.js';
 import type { JsonSchema, ParamProblem } from '../registry/types.js';
 
 /** Pages a job may crawl at most (the issue's 1–10,000). */
@@ -62,6 +63,13 @@ export const CRAWL_JOB_SCHEMA: JsonSchema = {
       default: 'markdown',
       description: 'Each page as /buy/markdown (markdown) or /buy/fetch (text) gives it',
     },
+    maxChars: {
+      type: 'integer',
+      minimum: 1,
+      maximum: SLICE_MAX,
+      description:
+        'Each page with at most this many characters (Unicode code points) of its text, as the route’s `maxChars` gives it: `slice` says where the part sits in the whole and where the next starts (read on with the route and `offset`)',
+    },
     webhook: {
       type: 'object',
       additionalProperties: false,
@@ -98,6 +106,8 @@ export interface CrawlJobParams {
   readonly excludePaths: readonly string[];
   readonly sameOrigin: boolean;
   readonly format: JobFormat;
+  /** The most characters of each page's text, from its start; absent for all of it. */
+  readonly maxChars?: number;
   readonly webhook: { readonly url: string; readonly events: readonly JobEvent[] } | null;
 }
 
@@ -155,6 +165,7 @@ export function readCrawlJob(
       excludePaths,
       sameOrigin: (raw.sameOrigin as boolean | undefined) ?? true,
       format: (raw.format as JobFormat | undefined) ?? 'markdown',
+      ...(raw.maxChars === undefined ? {} : { maxChars: raw.maxChars as number }),
       webhook,
     },
   };

@@ -1,9 +1,11 @@
 import type { PageVerdict } from '@storefront/html';
 import type { Fetcher, FetchInit } from '@storefront/safe-fetch';
 import { type Judged, notContentMessage } from '../registry/page-verdict.js';
+import { cut, type SliceField } from '../registry/slice.js';
 import type {
   AnyRoute,
   CallFacts,
+  Envelope,
   Gathering,
   ProductInput,
   Reads,
@@ -148,11 +150,47 @@ export async function perform<P, S extends Source, O>(
     shaped.envelope ??
     (page === null ? null : { url: page.url, status: page.status, fetchedAt: page.fetchedAt });
   if (envelope === null) throw new Error(`${route.path} shaped an answer without its envelope`);
-  if (verdict === null) return succeeded(shaped.body, { text: shaped.text, ...envelope });
+  let { body, text } = shaped;
+  const request = route.slices?.of(params) ?? null;
+  let shown: SliceField | null = null;
+  let place: Envelope['slice'] | null = null;
+  if (request !== null && route.slices !== undefined) {
+    // The part takes the whole text's place in every field that holds it.
+    const part = cut(text, request);
+    text = part.text;
+    body = { ...body, text };
+    for (const path of route.slices.copies) body = replaced(body, path, text);
+    shown = part.slice;
+    const { next: _next, ...signed } = part.slice;
+    place = signed;
+  }
   return succeeded(
-    { ...shaped.body, page: verdict },
-    { text: shaped.text, ...envelope, page: verdict },
+    {
+      ...body,
+      ...(verdict === null ? {} : { page: verdict }),
+      ...(shown === null ? {} : { slice: shown }),
+    },
+    {
+      text,
+      ...envelope,
+      ...(verdict === null ? {} : { page: verdict }),
+      ...(place === null ? {} : { slice: place }),
+    },
   );
+}
+
+/** `body` with the string at `path` (inside nested objects) replaced by `value`. */
+function replaced(
+  body: Record<string, unknown>,
+  path: readonly string[],
+  value: string,
+): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (head === undefined || !Object.hasOwn(body, head)) return body;
+  const inner = body[head];
+  if (rest.length === 0) return { ...body, [head]: value };
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return body;
+  return { ...body, [head]: replaced(inner as Record<string, unknown>, rest, value) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FetchedDocument, ProductResult, ReceiptRule } from '@storefront/core';
 import { INTEGER, ISO_TIME, NULLABLE_STRING, responseSchema, STRING } from './shared.js';
+import { SLICE_SCHEMA } from './slice.js';
 import type {
   ChargeRule,
   Checked,
@@ -37,6 +38,11 @@ export interface DocumentRouteSpec<P extends { readonly url: string }, D> {
   readonly headOnly?: boolean;
   /** When the route answers 404 `not_found` (see {@link RouteDefinition.notFound}). */
   readonly notFound?: string;
+  /**
+   * The answer's text can be cut to a part (see {@link RouteDefinition.slices}); its
+   * params schema then holds `SLICE_PARAMS`.
+   */
+  readonly slices?: RouteDefinition<P, PageSource, ProductResult<D>>['slices'];
   check(query: Readonly<Record<string, string>>): Checked<P>;
   product(doc: FetchedDocument, params: P): ProductResult<D>;
 }
@@ -66,9 +72,11 @@ export function documentRoute<P extends { readonly url: string }, D>(
         ...(spec.contentType ? { contentType: NULLABLE_STRING } : {}),
         fetchedAt: ISO_TIME,
         data: spec.data,
+        ...(spec.slices === undefined ? {} : { slice: SLICE_SCHEMA }),
       },
       spec.closedResponse,
     ),
+    ...(spec.slices === undefined ? {} : { slices: spec.slices }),
     check: spec.check,
     priceFor: () => spec.price,
     reads: {

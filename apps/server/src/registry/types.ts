@@ -1,7 +1,8 @@
-import type { FetchedDocument, ParamProblem, ReceiptRule } from '@storefront/core';
+import type { FetchedDocument, ParamProblem, ReceiptRule, Sha256Hex } from '@storefront/core';
 import type { PageVerdict } from '@storefront/html';
 import type { SafeFetchResult } from '@storefront/safe-fetch';
 import type { Probes } from '../probes/index.js';
+import type { SliceRequest } from './slice.js';
 
 /** A JSON Schema object, as written in the registry and published in discovery. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -154,6 +155,13 @@ export interface Envelope {
   readonly fetchedAt: string;
   /** The verdict on the page the answer was made from (judged routes), signed with it. */
   readonly page?: PageVerdict;
+  /** Where a part of the text sits in the whole (an answer asked for in part), signed with it. */
+  readonly slice?: {
+    readonly offset: number;
+    readonly length: number;
+    readonly total: number;
+    readonly wholeHash: Sha256Hex;
+  };
 }
 
 /**
@@ -251,6 +259,16 @@ export interface RouteDefinition<P, S extends Source = Source, O = unknown> {
    * is in the answer (`page`) and its receipt. Absent: the route reads no page's content.
    */
   readonly pageVerdict?: 'gate' | 'report';
+  /**
+   * The answer's text can be cut to a part (`maxChars`, `offset`; `slice.ts`): `of` reads
+   * the part the params ask for (null for the whole text), and `copies` names the body's
+   * fields besides `text` that hold the same text (`data.markdown`). The pipeline cuts
+   * them all alike and adds `slice`; the receipt signs the part and its place.
+   */
+  readonly slices?: {
+    of(params: P): SliceRequest | null;
+    readonly copies: readonly (readonly string[])[];
+  };
   /** Checks beyond the schema (URL shape, cross-parameter rules) giving typed params. */
   check(query: Readonly<Record<string, string>>): Checked<P>;
   /** The price point these params select (DESIGN §4, `/buy/fetch` tiers). */

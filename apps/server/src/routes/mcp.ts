@@ -14,6 +14,7 @@ import { jobsInstructions } from '../jobs/discovery.js';
 import { MCP_SERVER } from '../mcp-identity.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult, Refusal } from '../pipeline/door.js';
+import { MCP_SLICE_CHARS } from '../registry/slice.js';
 import type { AnyRoute } from '../registry/types.js';
 
 /** The largest JSON-RPC request read (a tool call's arguments are query-sized). */
@@ -177,7 +178,12 @@ export function mcpRoutes(deps: AppDeps): Router {
     const running = runPaidCall(
       pipeline,
       doors.mcp,
-      { route, query: queryOf(args), requestId, header: (name) => req.get(name) },
+      {
+        route,
+        query: withBudget(route, queryOf(args)),
+        requestId,
+        header: (name) => req.get(name),
+      },
       exchange,
       deps.config.callDeadlineMs,
     );
@@ -258,6 +264,21 @@ function queryOf(args: Record<string, unknown>): Record<string, unknown> {
         : [name, value],
     ),
   );
+}
+
+/**
+ * The query of a tool whose text can be cut, with the MCP budget as `maxChars` when the
+ * call names none ({@link MCP_SLICE_CHARS}): a whole page's text can pass what clients
+ * take in one tool result. A call the budget would make invalid (`/buy/fetch` with an
+ * `extract` field list, whose record is signed whole) goes as it was sent.
+ */
+function withBudget(route: AnyRoute, query: Record<string, unknown>): Record<string, unknown> {
+  if (route.slices === undefined || query.maxChars !== undefined) return query;
+  const budgeted = { ...query, maxChars: String(MCP_SLICE_CHARS) };
+  const strings = (q: Record<string, unknown>) =>
+    Object.values(q).every((value) => typeof value === 'string');
+  if (!strings(query)) return query;
+  return route.check(budgeted as Record<string, string>).ok ? budgeted : query;
 }
 
 /** `text` as a quoted-string's content: printable ASCII, no quotes or backslashes. */

@@ -73,9 +73,24 @@ export function toolResult(result: CallResult, mintUrl: string): ToolResult {
   return toolError(`${code}: ${message}. Nothing was charged.`);
 }
 
-/** The text block of a success: the result's `text`, cut with a notice past {@link MCP_TEXT_MAX_CHARS}. */
+/**
+ * The text block of a success: the result's `text`, cut with a notice past
+ * {@link MCP_TEXT_MAX_CHARS}; a part of a longer text (`slice`) ends with where it sits
+ * and how to read on.
+ */
 function textBlock(body: Record<string, unknown>): string {
   const text = typeof body.text === 'string' ? body.text : JSON.stringify(body);
+  const slice = body.slice as
+    | { offset: number; length: number; total: number; next: number | null }
+    | undefined;
+  if (slice !== undefined && (slice.next !== null || slice.offset > 0)) {
+    const place = `Characters ${slice.offset} to ${slice.offset + slice.length} of ${slice.total}`;
+    const next =
+      slice.next === null
+        ? 'This part ends the text.'
+        : `Call again with the same arguments and offset=${slice.next} for the next part (maxChars sets the part's size).`;
+    return `${text}\n\n[${place}. ${next} The receipt signs this part and structuredContent.slice.wholeHash, the hash of the whole text.]`;
+  }
   if (text.length <= MCP_TEXT_MAX_CHARS) return text;
   return `${capString(text, MCP_TEXT_MAX_CHARS)}\n\n[Cut at ${MCP_TEXT_MAX_CHARS} of ${text.length} characters. structuredContent.text holds the whole text, and the receipt (structuredContent.attestation) covers all of it.]`;
 }

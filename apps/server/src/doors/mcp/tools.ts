@@ -1,3 +1,4 @@
+import { MCP_SLICE_CHARS } from '../../registry/slice.js';
 import type { AnyRoute } from '../../registry/types.js';
 import { dollars } from '../x402/terms.js';
 
@@ -27,7 +28,7 @@ export function toolsOf(registry: readonly AnyRoute[]): McpTool[] {
   return registry.map((route) => ({
     name: route.name,
     title: route.title,
-    description: `${route.description} ${priceText(route)} Needs \`Authorization: Bearer <key>\`; metered like ${route.path} over HTTP, with the same signed receipt in the result.`,
+    description: `${route.description} ${priceText(route)}${sliceText(route)} Needs \`Authorization: Bearer <key>\`; metered like ${route.path} over HTTP, with the same signed receipt in the result.`,
     inputSchema: { ...route.params, type: 'object' },
     outputSchema: { ...route.response, type: 'object' },
     annotations: {
@@ -38,6 +39,12 @@ export function toolsOf(registry: readonly AnyRoute[]): McpTool[] {
       openWorldHint: true,
     },
   }));
+}
+
+/** The budget sentence of a tool whose text can be cut (leading space), or nothing. */
+function sliceText(route: AnyRoute): string {
+  if (route.slices === undefined) return '';
+  return ` Answers with at most ${MCP_SLICE_CHARS.toLocaleString('en-US')} characters of the text unless \`maxChars\` says otherwise; \`slice.next\` is the \`offset\` of the next part.`;
 }
 
 /** The price sentence of a tool: one price, or each tier and what selects it. */

@@ -15,6 +15,7 @@ import {
   URL_PARAM,
   urlProblem,
 } from '../shared.js';
+import { readSlice, SLICE_PARAMS, SLICE_SCHEMA, type SliceRequest } from '../slice.js';
 import type { PageSource, PriceTier, RouteDefinition } from '../types.js';
 import { example } from './example.js';
 
@@ -25,6 +26,8 @@ interface FetchParams {
   readonly extract: string | undefined;
   /** Whether `extract` names fields (a typed record), rather than `1` or nothing. */
   readonly record: boolean;
+  /** The part of the text asked for (`maxChars`, `offset`); null for the whole. */
+  readonly slice: SliceRequest | null;
 }
 
 /** The three price points of `/buy/fetch` (spec "Price tiers"). */
@@ -66,19 +69,33 @@ export const fetchRoute: RouteDefinition<
         description:
           '`1` adds description and wordCount; a comma list of field names (title, price, author, publishedAt, …) gives a typed record covered by the receipt.',
       },
+      ...SLICE_PARAMS,
     },
     ['url'],
   ),
   prices: PRICES,
   chargeRule: 'per-attempt',
   closedResponse: true,
-  response: responseSchema({ status: INTEGER, text: STRING, ...resultSchema.properties }, true),
+  response: responseSchema(
+    { status: INTEGER, text: STRING, ...resultSchema.properties, slice: SLICE_SCHEMA },
+    true,
+  ),
   check(query) {
     const extract = parseFetchExtract(query.extract);
+    const slice = readSlice(query);
+    const sliced = 'ok' in slice && slice.slice !== null;
     return checked(
       [
         urlProblem('url', query.url ?? ''),
         extract.ok ? null : { param: 'extract', message: extract.message },
+        'ok' in slice ? null : slice,
+        sliced && extract.ok && extract.mode === 'fields'
+          ? {
+              param: 'maxChars',
+              message:
+                'Expected no `maxChars` or `offset` with an `extract` field list: its record and the page text are signed whole',
+            }
+          : null,
       ],
       () => ({
         url: query.url as string,
@@ -86,6 +103,7 @@ export const fetchRoute: RouteDefinition<
         links: query.links === '1',
         extract: extract.ok && extract.mode !== 'none' ? query.extract : undefined,
         record: extract.ok && extract.mode === 'fields',
+        slice: 'ok' in slice ? slice.slice : null,
       }),
     );
   },
@@ -100,6 +118,7 @@ export const fetchRoute: RouteDefinition<
     return PRICES[0] as PriceTier;
   },
   reads: { kind: 'page', url: (params) => params.url },
+  slices: { of: (params) => params.slice, copies: [] },
   compute: ({ source: { doc }, params }) =>
     extractText(doc, {
       format: params.format,
