@@ -246,6 +246,22 @@ describe('the MCP door', () => {
     await client.close();
   });
 
+  it('answers a page served in the content’s place as an isError result that says what to do next', async () => {
+    const { key } = await liveKey(100);
+    const client = await connect(key);
+    const result = await client.callTool({
+      name: 'markdown',
+      arguments: { url: site.url('/challenge') },
+    });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0]?.text ?? '';
+    expect(text).toMatch(/^not_content: The page is a challenge page, not the content \(/);
+    expect(text).toContain('Nothing was charged.');
+    expect(text).toContain('Call again later, or read another URL.');
+    expect((await balanceOf(key)).credits).toBe(100);
+    await client.close();
+  });
+
   it('answers a tool call without a key with HTTP 401 and WWW-Authenticate, never tools/list', async () => {
     const client = await connect();
     await expect(

@@ -21,7 +21,7 @@ export function verifyPage(): string {
 <li><strong>contentHash</strong>: sha256 of <code>text</code> equals the signed <code>contentHash</code>;</li>
 <li><strong>signature</strong>: the EIP-191 signature of <code>verify.message</code> recovers <code>address</code> and <code>keyId</code>;</li>
 <li><strong>pinnedKey</strong>: that signer is the pinned key (or a retired key, for receipts signed before it retired);</li>
-<li><strong>envelope</strong>: the result's <code>url</code>, <code>status</code> and <code>fetchedAt</code> are the signed ones;</li>
+<li><strong>envelope</strong>: the result's <code>url</code>, <code>status</code> and <code>fetchedAt</code> are the signed ones, and so are its page verdict (<code>page</code>) and, for a part of a longer text, its place in the whole (<code>slice</code>);</li>
 <li><strong>fields</strong>: where <code>text</code> restates other fields (such as <code>data</code>), they still give it.</li>
 </ul>
 <p>The checks are those of the verifier in <code>packages/attest</code>, the same code <code>storefront-verify</code> and <code>POST /x402/verify</code> run, bundled for the browser (<a href="/assets/verifier.js">/assets/verifier.js</a>).</p>`;

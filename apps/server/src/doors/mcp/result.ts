@@ -21,6 +21,12 @@ export function toolError(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/** What a caller can do next about an `ok:false` answer, delivered or refused, by its code. */
+const NEXT_STEPS: Readonly<Record<string, string>> = {
+  not_content:
+    'The site served something in place of the page (the verdict is named above): it is not solved or signed in to. Call again later, or read another URL.',
+};
+
 /** The refusals whose remedy is paying: credits, a plan with calls left, or a new key. */
 const PAYMENT_CODES: ReadonlySet<string> = new Set([
   'payment_required',
@@ -44,8 +50,9 @@ export function toolResult(result: CallResult, mintUrl: string): ToolResult {
       return { content: [{ type: 'text', text: textBlock(body) }], structuredContent: body };
     }
     const charged = result.charge === 'charged';
+    const next = result.error === null ? undefined : NEXT_STEPS[result.error];
     return toolError(
-      `${result.error ?? 'internal_error'}: ${result.message ?? 'The call failed'}. ${charged ? 'This attempt was charged (the route charges per attempt).' : 'Nothing was charged.'}`,
+      `${result.error ?? 'internal_error'}: ${result.message ?? 'The call failed'}. ${charged ? 'This attempt was charged (the route charges per attempt).' : 'Nothing was charged.'}${next === undefined ? '' : ` ${next}`}`,
     );
   }
   const { code, message } = result;
@@ -70,7 +77,10 @@ export function toolResult(result: CallResult, mintUrl: string): ToolResult {
       `${code}: ${message}. Nothing was charged; wait ${result.retryAfterSeconds ?? 1} s and call again.`,
     );
   }
-  return toolError(`${code}: ${message}. Nothing was charged.`);
+  const next = NEXT_STEPS[code];
+  return toolError(
+    `${code}: ${message}. Nothing was charged.${next === undefined ? '' : ` ${next}`}`,
+  );
 }
 
 /**
