@@ -19,12 +19,13 @@ export interface ContentSelection {
 }
 
 /**
- * Select a page's main content by scoring its blocks, the way a reader mode does, in two
- * iterative passes over the shared parse5 tree (no recursion, so a deep page cannot
+ * Select a page's main content by scoring its blocks, the way a reader mode does, in one
+ * iterative walk over the shared parse5 tree (no recursion, so a deep page cannot
  * exhaust the stack):
  *
- * 1. **Measure and score.** Every element gets its text length, link-text length, comma
- *    count and counts of paragraphs, images, list items, form controls and embeds.
+ * 1. **Measure, score and judge.** Every element gets its text length, link-text
+ *    length, comma count and counts of paragraphs, images, list items, form controls and
+ *    embeds.
  *    Every paragraph-like unit of text (a `<p>`, `<pre>`, `<td>`, `<h2>`–`<h6>`, a block
  *    with no block inside it, or a run of inline text between blocks) of at least 25
  *    characters scores `1 + commas + min(length / 100, 3)`, added in full to its parent,
@@ -33,17 +34,19 @@ export interface ContentSelection {
  *    articleBody` +25, lists and headings below zero) and a class/id weight of ±25 per
  *    attribute from whole tokens (`content`, `article`, `post`… up; `sidebar`,
  *    `comment`, `share`… down). Its final score is multiplied by one minus its link
- *    density.
- * 2. **Pick and clean.** The best container wins (the first in document order on a tie);
- *    when three other candidates score within a quarter of it, their common ancestor
- *    wins instead; a parent that scores higher is climbed to. Siblings that score at
- *    least a fifth of the winner, or are paragraphs of real prose, join it. Below the
- *    root, elements are left out when they are chrome by tag or role (`nav`, `aside`,
- *    site `header`/`footer`, `role=navigation`…), hidden, non-content (`script`,
- *    `form` controls…), comments, short bylines, or link-dense and thin lists and blocks
- *    (related stories, share bars, tag clouds). A class/id token such as `sidebar` only
- *    leaves an element out when its own text is weak: an element with 400+ characters of
- *    prose at low link density stays whatever its class says.
+ *    density. As an element closes, with its measures complete, the cleaning below is
+ *    judged for it, and the text that a read from above would keep is summed, so no
+ *    candidate root needs a walk of its own.
+ * 2. **Pick and clean** (no walk). The best container wins (the first in document order on
+ *    a tie); when three other candidates score within a quarter of it, their common
+ *    ancestor wins instead; a parent that scores higher is climbed to. Siblings that score
+ *    at least a fifth of the winner, or are paragraphs of real prose, join it. Below the
+ *    root, elements are left out when they are chrome by tag or role (`nav`, `aside`, site
+ *    `header`/`footer`, `role=navigation`…), hidden, non-content (`script`, `form`
+ *    controls…), comments, short bylines, or link-dense and thin lists and blocks (related
+ *    stories, share bars, tag clouds). A class/id token such as `sidebar` only leaves an
+ *    element out when its own text is weak: an element with 400+ characters of prose at low
+ *    link density stays whatever its class says.
  *
  * When the scored content has no text, the body is read with only the chrome left out,
  * then the whole body: a page with text never gives an empty result. Deterministic: the
@@ -69,12 +72,33 @@ export function contentText(page: HtmlPage): string {
   return readableText(root, { leaves });
 }
 
-/** Per-element measures from the first pass. */
+/**
+ * What the selection keeps of an element after the walk: kept small, as a page has tens
+ * of thousands of elements (the counts only needed while an element is open in the walk
+ * are in its {@link Counts}).
+ */
 interface Stats {
   /** Characters of text (whitespace runs count as one), chrome excluded. */
   text: number;
   /** Characters of that text inside links (`#` links count 0.3). */
   links: number;
+  /** Content score; NaN until the element is a candidate. */
+  score: number;
+  /** Characters of text in the element's own text children. */
+  own: number;
+  /** Characters of text a read from above keeps, fully and lightly cleaned (shouldLeave). */
+  keptFull: number;
+  keptLight: number;
+  parent: Stats | null;
+  element: HtmlElement;
+}
+
+/**
+ * The counts of an element open in the walk, added to its parent's when it closes. One
+ * object per depth, reused by every element at that depth.
+ */
+interface Counts {
+  stats: Stats;
   commas: number;
   paragraphs: number;
   images: number;
@@ -91,13 +115,13 @@ interface Stats {
   cells: number;
   /** Whether a block element sits below this one. */
   hasBlock: boolean;
-  /** Content score; NaN until the element is a candidate. */
-  score: number;
   /** Inline text run since the last block child: length and commas. */
   run: number;
   runCommas: number;
-  parent: Stats | null;
-  element: HtmlElement;
+  /** Whether a `<figure>` is this element or holds it. */
+  inFigure: boolean;
+  /** What the walk asks of the element's tag ({@link TAG_BITS}). */
+  kind: number;
 }
 
 const SCORED_LEAVES: ReadonlySet<string> = new Set([
@@ -121,6 +145,26 @@ const EMBEDS: ReadonlySet<string> = new Set(['iframe', 'embed', 'object', 'video
 const INPUTS: ReadonlySet<string> = new Set(['input', 'select', 'textarea', 'button']);
 const CLEANED: ReadonlySet<string> = new Set(['div', 'ul', 'table', 'form', 'fieldset']);
 const SECTIONING: ReadonlySet<string> = new Set(['article', 'main', 'section']);
+
+// What the measuring walk asks of a tag, as bits: one lookup per element, not one per set.
+const BLOCK = 1;
+const RUN_HOLDER = 2;
+const SECTION = 4;
+const HEADING = 8;
+const SCORED_LEAF = 16;
+const TAG_BITS: ReadonlyMap<string, number> = (() => {
+  const bits = new Map<string, number>();
+  for (const [tags, bit] of [
+    [BLOCK_TAGS, BLOCK],
+    [RUN_HOLDERS, RUN_HOLDER],
+    [SECTIONING, SECTION],
+    [HEADINGS, HEADING],
+    [SCORED_LEAVES, SCORED_LEAF],
+  ] as const) {
+    for (const tag of tags) bits.set(tag, (bits.get(tag) ?? 0) | bit);
+  }
+  return bits;
+})();
 
 const BASE_SCORES: Readonly<Record<string, number>> = {
   div: 5,
@@ -215,7 +259,10 @@ function select(page: HtmlPage): ContentSelection {
   const stats = new Map<HtmlElement, Stats>();
   const candidates: Stats[] = [];
   const landmarks: Stats[] = [];
-  measure(body, stats, dropped, candidates, landmarks);
+  // What the cleaning leaves out is judged once per element, in the measuring walk.
+  const leftFull = new Set<HtmlElement>();
+  const leftLight = new Set<HtmlElement>();
+  measure(body, { stats, dropped, candidates, landmarks, leftFull, leftLight });
 
   // Attempts in order: the scored root fully cleaned, then lightly cleaned (comments and
   // weak chrome-token elements only), then the landmark, then the body, both lightly
@@ -228,10 +275,11 @@ function select(page: HtmlPage): ContentSelection {
     full: boolean,
     method: ContentSelection['method'],
   ): boolean => {
-    const leaves = new Set(base);
-    const kept = clean(root, stats, leaves, full);
+    const left = full ? leftFull : leftLight;
+    const kept = keptBelow(root, stats, base, left, full);
     if (best === null || kept > best.kept) {
-      best = { selection: { root, leaves: (e) => leaves.has(e), method }, kept };
+      const leaves = (e: HtmlElement) => e !== root && (base.has(e) || left.has(e));
+      best = { selection: { root, leaves, method }, kept };
     }
     return kept >= MIN_CONTENT;
   };
@@ -271,20 +319,33 @@ function select(page: HtmlPage): ContentSelection {
   };
 }
 
-/** First pass: measure every element, drop chrome, and score paragraph units into candidates. */
-function measure(
-  body: HtmlElement,
-  stats: Map<HtmlElement, Stats>,
-  dropped: Set<HtmlElement>,
-  candidates: Stats[],
-  landmarks: Stats[],
-): void {
-  const stack: Stats[] = [];
+/** What {@link measure} fills. */
+interface Measures {
+  readonly stats: Map<HtmlElement, Stats>;
+  /** Chrome, left out whatever the root. */
+  readonly dropped: Set<HtmlElement>;
+  readonly candidates: Stats[];
+  readonly landmarks: Stats[];
+  /** Elements a full (light) cleaning leaves out ({@link shouldLeave}). */
+  readonly leftFull: Set<HtmlElement>;
+  readonly leftLight: Set<HtmlElement>;
+}
+
+/**
+ * The one walk: measure every element, drop chrome, score paragraph units into
+ * candidates, and judge what the cleaning of any root would leave out.
+ */
+function measure(body: HtmlElement, into: Measures): void {
+  const { stats, dropped, candidates, landmarks, leftFull, leftLight } = into;
+  // The open elements' counts: open[0 .. depth - 1], reused from one element to the next.
+  const open: Counts[] = [];
+  let depth = 0;
   let linkDepth = 0;
   let linkWeight = 1;
   const linkWeights: number[] = [];
   let sectionDepth = 0;
   let headingDepth = 0;
+  let figureDepth = 0;
   // `<br>`s in a row with nothing but whitespace between: two or more end a paragraph.
   let breaks = 0;
 
@@ -299,26 +360,32 @@ function measure(
       s.score += points / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
     }
   };
-  const flushRun = (s: Stats) => {
-    if (s.run >= MIN_UNIT && RUN_HOLDERS.has(s.element.tagName)) {
-      addScore(s, 1 + s.runCommas + Math.min(Math.floor(s.run / 100), 3));
+  const flushRun = (c: Counts) => {
+    if (c.run >= MIN_UNIT && (c.kind & RUN_HOLDER) !== 0) {
+      addScore(c.stats, 1 + c.runCommas + Math.min(Math.floor(c.run / 100), 3));
     }
-    s.run = 0;
-    s.runCommas = 0;
+    c.run = 0;
+    c.runCommas = 0;
   };
 
   walk(body, {
     enter(node) {
       if (isText(node)) {
-        const top = stack[stack.length - 1];
-        if (top === undefined) return;
-        const { length, commas } = measureText(node.value);
+        if (depth === 0) return;
+        const top = open[depth - 1]!;
+        const s = top.stats;
+        measureText(node.value);
+        const length = measuredLength;
+        const commas = measuredCommas;
         if (length > 0) breaks = 0;
-        top.text += length;
+        s.text += length;
+        s.own += length;
+        s.keptFull += length;
+        s.keptLight += length;
         top.commas += commas;
         top.run += length;
         top.runCommas += commas;
-        if (linkDepth > 0) top.links += length * linkWeight;
+        if (linkDepth > 0) s.links += length * linkWeight;
         if (headingDepth > 0) {
           top.headings += length;
           if (linkDepth > 0) top.headingLinks += length;
@@ -327,9 +394,9 @@ function measure(
       }
       if (!isElement(node)) return 'skip';
       const tag = node.tagName;
-      const parent = stack[stack.length - 1] ?? null;
+      const parent = depth > 0 ? open[depth - 1]! : null;
       if (tag === 'br') {
-        if (++breaks === 2 && parent !== null && RUN_HOLDERS.has(parent.element.tagName)) {
+        if (++breaks === 2 && parent !== null && (parent.kind & RUN_HOLDER) !== 0) {
           parent.hasBlock = true;
           flushRun(parent);
         }
@@ -344,92 +411,118 @@ function measure(
         dropped.add(node);
         return 'skip';
       }
+      const kind = TAG_BITS.get(tag) ?? 0;
       const s: Stats = {
         text: 0,
         links: 0,
-        commas: 0,
-        paragraphs: tag === 'p' ? 1 : 0,
-        images: tag === 'img' ? 1 : 0,
-        items: tag === 'li' ? 1 : 0,
-        inputs: 0,
-        embeds: 0,
-        headings: 0,
-        headingLinks: 0,
-        rows: tag === 'tr' ? 1 : 0,
-        headers: tag === 'th' || tag === 'caption' || tag === 'thead',
-        cells: 0,
-        hasBlock: false,
         score: Number.NaN,
-        run: 0,
-        runCommas: 0,
-        parent,
+        own: 0,
+        keptFull: 0,
+        keptLight: 0,
+        parent: parent === null ? null : parent.stats,
         element: node,
       };
       stats.set(node, s);
       if (tag === 'main' || tag === 'article' || getAttr(node, 'role') === 'main')
         landmarks.push(s);
-      if (parent !== null && BLOCK_TAGS.has(tag)) {
+      if (parent !== null && (kind & BLOCK) !== 0) {
         // A block starts: the inline run of the parent so far is a paragraph of its own.
         parent.hasBlock = true;
         flushRun(parent);
       }
-      stack.push(s);
+      let c = open[depth];
+      if (c === undefined) {
+        c = { stats: s } as Counts;
+        open[depth] = c;
+      }
+      depth++;
+      c.stats = s;
+      c.commas = 0;
+      c.paragraphs = tag === 'p' ? 1 : 0;
+      c.images = tag === 'img' ? 1 : 0;
+      c.items = tag === 'li' ? 1 : 0;
+      c.inputs = 0;
+      c.embeds = 0;
+      c.headings = 0;
+      c.headingLinks = 0;
+      c.rows = tag === 'tr' ? 1 : 0;
+      c.headers = tag === 'th' || tag === 'caption' || tag === 'thead';
+      c.cells = 0;
+      c.hasBlock = false;
+      c.run = 0;
+      c.runCommas = 0;
+      c.inFigure = figureDepth > 0 || tag === 'figure';
+      c.kind = kind;
       if (tag === 'a') {
         linkWeights.push(linkWeight);
         const href = getAttr(node, 'href');
         linkWeight = href?.startsWith('#') ? 0.3 : 1;
         linkDepth++;
       }
-      if (SECTIONING.has(tag)) sectionDepth++;
-      if (HEADINGS.has(tag)) headingDepth++;
+      if ((kind & SECTION) !== 0) sectionDepth++;
+      if ((kind & HEADING) !== 0) headingDepth++;
+      if (tag === 'figure') figureDepth++;
     },
     leave(node) {
-      if (!isElement(node)) return;
-      const s = stack[stack.length - 1];
-      if (s === undefined || s.element !== node) return;
-      stack.pop();
+      if (depth === 0 || !isElement(node)) return;
+      const c = open[depth - 1]!;
+      const s = c.stats;
+      if (s.element !== node) return;
+      depth--;
       const tag = node.tagName;
+      const kind = c.kind;
       if (tag === 'a') {
         linkDepth--;
         linkWeight = linkWeights.pop() ?? 1;
       }
-      if (SECTIONING.has(tag)) sectionDepth--;
-      if (HEADINGS.has(tag)) headingDepth--;
-      if (!s.hasBlock && SCORED_LEAVES.has(tag)) {
+      if ((kind & SECTION) !== 0) sectionDepth--;
+      if ((kind & HEADING) !== 0) headingDepth--;
+      if (tag === 'figure') figureDepth--;
+      if (!c.hasBlock && (kind & SCORED_LEAF) !== 0) {
         // A paragraph: its whole text scores into its ancestors.
         if (s.text >= MIN_UNIT) {
-          addScore(s.parent, 1 + s.commas + Math.min(Math.floor(s.text / 100), 3));
+          addScore(s.parent, 1 + c.commas + Math.min(Math.floor(s.text / 100), 3));
         }
-      } else if (s.hasBlock) {
-        flushRun(s);
+      } else if (c.hasBlock) {
+        flushRun(c);
       }
-      const parent = s.parent;
+      const parent = depth > 0 ? open[depth - 1]! : null;
       if (parent !== null) {
-        parent.text += s.text;
-        parent.links += s.links;
-        parent.commas += s.commas;
-        parent.paragraphs += s.paragraphs;
-        parent.images += s.images;
-        parent.items += s.items;
-        parent.inputs += s.inputs;
-        parent.embeds += s.embeds;
-        parent.headings += s.headings;
-        parent.headingLinks += s.headingLinks;
-        parent.rows += s.rows;
-        parent.headers ||= s.headers;
+        const p = parent.stats;
+        p.text += s.text;
+        p.links += s.links;
+        parent.commas += c.commas;
+        parent.paragraphs += c.paragraphs;
+        parent.images += c.images;
+        parent.items += c.items;
+        parent.inputs += c.inputs;
+        parent.embeds += c.embeds;
+        parent.headings += c.headings;
+        parent.headingLinks += c.headingLinks;
+        parent.rows += c.rows;
+        parent.headers ||= c.headers;
         // A row's width is its own cells; above it, the widest row's.
-        if (parent.element.tagName === 'tr') {
+        if (p.element.tagName === 'tr') {
           if (tag === 'td' || tag === 'th') parent.cells++;
         } else {
-          parent.cells = Math.max(parent.cells, s.cells);
+          parent.cells = Math.max(parent.cells, c.cells);
         }
         // An inline element holding blocks (a `<span>` around a `<main>`) is a block too.
-        if (BLOCK_TAGS.has(tag) || s.hasBlock) parent.hasBlock = true;
+        if ((kind & BLOCK) !== 0 || c.hasBlock) parent.hasBlock = true;
         else {
           // Inline: its text continues the parent's run.
           parent.run += s.text;
-          parent.runCommas += s.commas;
+          parent.runCommas += c.commas;
         }
+      }
+      // The measures are complete: judge the element for the cleaning (see keptBelow).
+      const light = shouldLeave(node, s, c, false);
+      const full = light || shouldLeave(node, s, c, true);
+      if (light) leftLight.add(node);
+      if (full) leftFull.add(node);
+      if (parent !== null) {
+        if (!light) parent.stats.keptLight += s.keptLight;
+        if (!full) parent.stats.keptFull += s.keptFull;
       }
     },
   });
@@ -573,68 +666,61 @@ function wholeStructure(chosen: { root: HtmlElement; siblings: Set<HtmlElement> 
 }
 
 /**
- * Second pass over the chosen root: leave out comments, short bylines, weak elements
- * with a chrome token, and thin or link-dense blocks. Returns the characters kept.
+ * The characters a read from `root` keeps: its own text, and that of each child that is
+ * not in `base` and not left out by the cleaning, with what that child keeps below it.
+ * The cleaning is judged per element during the measuring walk ({@link shouldLeave}), so
+ * no root needs a walk of its own.
  */
-function clean(
+function keptBelow(
   root: HtmlElement,
   stats: Map<HtmlElement, Stats>,
-  leaves: Set<HtmlElement>,
+  base: ReadonlySet<HtmlElement>,
+  left: ReadonlySet<HtmlElement>,
   full: boolean,
 ): number {
-  let kept = 0;
-  walk(root, {
-    enter(node) {
-      if (isText(node)) {
-        kept += measureText(node.value).length;
-        return;
-      }
-      if (!isElement(node)) return 'skip';
-      if (node === root) return;
-      if (leaves.has(node)) return 'skip';
-      const s = stats.get(node);
-      if (s === undefined) return 'skip';
-      if (shouldLeave(node, s, full)) {
-        leaves.add(node);
-        return 'skip';
-      }
-    },
-  });
+  const s = stats.get(root);
+  if (s === undefined) return 0;
+  let kept = s.own;
+  for (const child of root.childNodes) {
+    if (!isElement(child) || base.has(child) || left.has(child)) continue;
+    const c = stats.get(child);
+    if (c !== undefined) kept += full ? c.keptFull : c.keptLight;
+  }
   return kept;
 }
 
-function shouldLeave(element: HtmlElement, s: Stats, full: boolean): boolean {
+function shouldLeave(element: HtmlElement, s: Stats, c: Counts, full: boolean): boolean {
   const tag = element.tagName;
-  const tokens = tokensOf(element);
-  if (tokens !== null) {
-    if (hasAny(tokens, COMMENT_TOKENS) && !hasAny(tokens, POSITIVE_TOKENS)) return true;
-    if (hasAny(tokens, BYLINE_TOKENS) && s.text < 100) return true;
-  }
+  const classFlags = tokenFlagsOf(element, 'class');
+  const idFlags = tokenFlagsOf(element, 'id');
+  const tokens = classFlags | idFlags;
+  if ((tokens & COMMENT) !== 0 && (tokens & POSITIVE) === 0) return true;
+  if ((tokens & BYLINE) !== 0 && s.text < 100) return true;
   const density = linkDensity(s);
   const strong = s.text - s.links >= STRONG_TEXT && density <= STRONG_LINK_DENSITY;
-  const weight = classWeight(element);
-  if (!strong && tokens !== null && tokens.chrome) return true;
+  if (!strong && (tokens & CHROME) !== 0) return true;
   if (!full || !CLEANED.has(tag)) return false;
-  if (tag === 'table' && isDataTable(element, s)) return false;
+  const weight = weightOf(classFlags) + weightOf(idFlags);
+  if (tag === 'table' && isDataTable(element, s, c)) return false;
   if (weight < 0 && !strong) return true;
-  if (s.commas >= 10) return false;
+  if (c.commas >= 10) return false;
   // A wrapper that is mostly an unlinked heading (a section title with an "edit" link)
   // is a heading; a teaser's headline is a link.
-  const plainHeading = s.headings - s.headingLinks;
+  const plainHeading = c.headings - c.headingLinks;
   if (plainHeading > 0 && plainHeading * 2 >= s.text - s.links) return false;
   const isList = tag === 'ul' || tag === 'ol' || tag === 'dl';
-  const paragraphs = s.paragraphs;
-  const items = s.items - 100;
-  const headingDensity = s.text === 0 ? 0 : s.headings / s.text;
-  const inFigure = tag === 'figure' || hasAncestor(element, 'figure');
-  if (s.images > 1 && paragraphs / s.images < 0.5 && !inFigure) return true;
+  const paragraphs = c.paragraphs;
+  const items = c.items - 100;
+  const headingDensity = s.text === 0 ? 0 : c.headings / s.text;
+  const inFigure = c.inFigure;
+  if (c.images > 1 && paragraphs / c.images < 0.5 && !inFigure) return true;
   if (!isList && items > paragraphs) return true;
-  if (s.inputs > Math.floor(paragraphs / 3)) return true;
+  if (c.inputs > Math.floor(paragraphs / 3)) return true;
   if (
     !isList &&
     headingDensity < 0.9 &&
     s.text < MIN_UNIT &&
-    (s.images === 0 || s.images > 2) &&
+    (c.images === 0 || c.images > 2) &&
     !inFigure
   ) {
     return true;
@@ -645,50 +731,51 @@ function shouldLeave(element: HtmlElement, s: Stats, full: boolean): boolean {
 }
 
 /** A table of data (headers, a caption, or a grid of at least 3×3) rather than layout. */
-function isDataTable(table: HtmlElement, s: Stats): boolean {
+function isDataTable(table: HtmlElement, s: Stats, c: Counts): boolean {
   if (getAttr(table, 'role') === 'presentation') return false;
-  return s.headers || (s.rows >= 3 && s.cells >= 3) || (s.rows >= 10 && s.text > 0);
+  return c.headers || (c.rows >= 3 && c.cells >= 3) || (c.rows >= 10 && s.text > 0);
 }
 
-interface Tokens {
-  readonly set: ReadonlySet<string>;
-  readonly chrome: boolean;
-}
+// What the whole tokens of a class or id value say, as bits.
+const CHROME = 1;
+const NEGATIVE = 2;
+const POSITIVE = 4;
+const COMMENT = 8;
+const BYLINE = 16;
 
-function tokensOf(element: HtmlElement): Tokens | null {
-  const classes = getAttr(element, 'class');
-  const id = getAttr(element, 'id');
-  if ((classes === null || classes === '') && (id === null || id === '')) return null;
-  const set = new Set<string>();
-  for (const value of [classes, id]) {
-    if (value !== null) for (const token of splitTokens(value)) set.add(token);
+// Class and id values repeat across a page and across pages: their bits are worked out
+// once per value. The cache only saves time; the bits of a value never change.
+const tokenBits = new Map<string, number>();
+const TOKEN_CACHE_MAX = 4096;
+
+/** The token bits of an element's `class` or `id` (0 when absent or empty). */
+function tokenFlagsOf(element: HtmlElement, name: 'class' | 'id'): number {
+  if (element.attrs.length === 0) return 0;
+  const value = getAttr(element, name);
+  if (value === null || value === '') return 0;
+  let bits = tokenBits.get(value);
+  if (bits === undefined) {
+    bits = chromeTokenIn(value) ? CHROME : 0;
+    for (const token of splitTokens(value)) {
+      if (NEGATIVE_TOKENS.has(token)) bits |= NEGATIVE;
+      if (POSITIVE_TOKENS.has(token)) bits |= POSITIVE;
+      if (COMMENT_TOKENS.has(token)) bits |= COMMENT;
+      if (BYLINE_TOKENS.has(token)) bits |= BYLINE;
+    }
+    if (tokenBits.size >= TOKEN_CACHE_MAX) tokenBits.clear();
+    tokenBits.set(value, bits);
   }
-  const chrome = chromeTokenIn(classes ?? '') || chromeTokenIn(id ?? '');
-  return { set, chrome };
+  return bits;
 }
 
-function hasAny(tokens: Tokens, names: ReadonlySet<string>): boolean {
-  for (const token of tokens.set) if (names.has(token)) return true;
-  return false;
+/** ±25 for one attribute's tokens: down for chrome or negative ones, up for positive ones. */
+function weightOf(bits: number): number {
+  return ((bits & (CHROME | NEGATIVE)) !== 0 ? -25 : 0) + ((bits & POSITIVE) !== 0 ? 25 : 0);
 }
 
 /** ±25 for the class attribute and again for the id, from whole tokens. */
 function classWeight(element: HtmlElement): number {
-  let weight = 0;
-  for (const name of ['class', 'id']) {
-    const value = getAttr(element, name);
-    if (value === null || value === '') continue;
-    const tokens = splitTokens(value);
-    let negative = chromeTokenIn(value);
-    let positive = false;
-    for (const token of tokens) {
-      if (NEGATIVE_TOKENS.has(token)) negative = true;
-      if (POSITIVE_TOKENS.has(token)) positive = true;
-    }
-    if (negative) weight -= 25;
-    if (positive) weight += 25;
-  }
-  return weight;
+  return weightOf(tokenFlagsOf(element, 'class')) + weightOf(tokenFlagsOf(element, 'id'));
 }
 
 function baseScore(element: HtmlElement): number {
@@ -708,13 +795,6 @@ function isAncestor(ancestor: Stats, of: Stats): boolean {
   return false;
 }
 
-function hasAncestor(element: HtmlElement, tag: string): boolean {
-  for (let n = element.parentNode; n !== null && 'tagName' in n; n = n.parentNode) {
-    if (n.tagName === tag) return true;
-  }
-  return false;
-}
-
 function elementChildren(element: HtmlElement): number {
   let count = 0;
   for (const child of element.childNodes) {
@@ -724,17 +804,25 @@ function elementChildren(element: HtmlElement): number {
   return count;
 }
 
+// What measureText found last (two numbers, so a text node costs no allocation).
+let measuredLength = 0;
+let measuredCommas = 0;
+
 /**
  * The length of a text as rendered (a run of whitespace counts as one character, leading
- * and trailing whitespace as nothing) and its commas, in one pass.
+ * and trailing whitespace as nothing) and its commas, in one pass: into
+ * `measuredLength` and `measuredCommas`.
  */
-function measureText(value: string): { length: number; commas: number } {
+function measureText(value: string): void {
   let length = 0;
   let commas = 0;
   let space = false;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c || c === 0xa0) {
+    // Most characters are letters: one comparison tells them from the spaces.
+    const isSpace =
+      c <= 0x20 ? c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c : c === 0xa0;
+    if (isSpace) {
       space = length > 0;
       continue;
     }
@@ -743,20 +831,23 @@ function measureText(value: string): { length: number; commas: number } {
       space = false;
     }
     length++;
-    if (
-      c === 0x2c ||
-      c === 0x60c ||
-      c === 0xfe50 ||
-      c === 0xfe10 ||
-      c === 0xfe11 ||
-      c === 0x2e41 ||
-      c === 0x2e34 ||
-      c === 0x2e32 ||
-      c === 0xff0c ||
-      c === 0x3001
-    ) {
-      commas++;
-    }
+    if (c === 0x2c || (c >= 0x60c && isWideComma(c))) commas++;
   }
-  return { length, commas };
+  measuredLength = length;
+  measuredCommas = commas;
+}
+
+/** Commas of other scripts and widths (Arabic, CJK, small and full-width forms). */
+function isWideComma(c: number): boolean {
+  return (
+    c === 0x60c ||
+    c === 0xfe50 ||
+    c === 0xfe10 ||
+    c === 0xfe11 ||
+    c === 0x2e41 ||
+    c === 0x2e34 ||
+    c === 0x2e32 ||
+    c === 0xff0c ||
+    c === 0x3001
+  );
 }

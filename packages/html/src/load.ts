@@ -1,5 +1,5 @@
 import { decodeBytes, type FetchedDocument } from '@storefront/core';
-import { parse } from 'parse5';
+import { type DefaultTreeAdapterMap, defaultTreeAdapter, parse, type TreeAdapter } from 'parse5';
 import { bodyKind } from './body-kind.js';
 import { markContentHolders } from './boilerplate.js';
 import { collapseWhitespace, getAttr, isElement, textContent, walk } from './dom.js';
@@ -90,8 +90,10 @@ function load(doc: FetchedDocument): LoadResult {
   if (kind === 'text') source = `<pre>${escapeText(source)}</pre>`;
 
   let document: HtmlDocumentNode;
+  const created: Created = { holders: [], titles: [], bases: [], foreignTitle: false };
   try {
-    document = parse(source, { scriptingEnabled: true });
+    noting = created;
+    document = parse(source, { scriptingEnabled: true, treeAdapter: NOTING_ADAPTER });
   } catch (error) {
     // parse5 recovers from every markup error; reaching here means a limit of the engine.
     return {
@@ -99,6 +101,8 @@ function load(doc: FetchedDocument): LoadResult {
       error: 'parse_error',
       message: `The page could not be parsed: ${String(error)}.`,
     };
+  } finally {
+    noting = null;
   }
 
   const html = document.childNodes.find(isElement) ?? null;
@@ -115,27 +119,11 @@ function load(doc: FetchedDocument): LoadResult {
           | HtmlElement
           | undefined) ?? null);
 
-  // One walk finds the base URL, the title and the main-content holders.
-  const HTML_NS = 'http://www.w3.org/1999/xhtml';
-  let baseHref: string | null = null;
-  let titleElement: HtmlElement | null = null;
-  const holders: HtmlElement[] = [];
-  if (html !== null) {
-    walk(html, {
-      enter(node) {
-        if (!isElement(node)) return 'skip';
-        const tag = node.tagName;
-        if (tag === 'article' || tag === 'main') holders.push(node);
-        else if (tag === 'base') {
-          if (baseHref === null) baseHref = getAttr(node, 'href');
-        } else if (tag === 'title') {
-          if (titleElement === null && node.namespaceURI === HTML_NS) titleElement = node;
-          return 'skip';
-        } else if (node.attrs.length > 0 && getAttr(node, 'role') === 'main') holders.push(node);
-      },
-    });
-    markContentHolders(holders);
-  }
+  // The base URL, the title and the main-content holders, from the elements noted as
+  // they were created; a walk in tree order when those are not unambiguous.
+  const found = html === null ? null : fromCreated(created, document, html, body);
+  const { baseHref, titleElement, holders } = found ?? findByWalk(html);
+  markContentHolders(holders);
 
   // HTML §4.2.3: the document base URL is the first `<base>` with an `href`, resolved
   // against the document's own URL.
@@ -159,6 +147,114 @@ function load(doc: FetchedDocument): LoadResult {
     kind,
   };
   return { ok: true, page };
+}
+
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+
+/** What {@link load} reads from a fresh tree besides its three top elements. */
+interface Found {
+  /** The `href` of the first `<base>` that has one, in tree order. */
+  readonly baseHref: string | null;
+  /** The first HTML `<title>`, in tree order. */
+  readonly titleElement: HtmlElement | null;
+  /** `<article>`, `<main>` and `role="main"` elements. */
+  readonly holders: readonly HtmlElement[];
+}
+
+/** Elements the parser created, noted by {@link NOTING_ADAPTER}. */
+interface Created {
+  readonly holders: HtmlElement[];
+  /** HTML `<title>` elements. */
+  readonly titles: HtmlElement[];
+  /** `<base>` elements with an `href`. */
+  readonly bases: HtmlElement[];
+  /** Whether an SVG or MathML `<title>` was created (it can hold elements). */
+  foreignTitle: boolean;
+}
+
+/** Where the parse in progress notes its elements (parsing is synchronous). */
+let noting: Created | null = null;
+
+/**
+ * parse5's default tree adapter, noting the elements the load needs as the parser creates
+ * them, so the tree needs no walk of its own. The tree it builds is the default one.
+ */
+const NOTING_ADAPTER: TreeAdapter<DefaultTreeAdapterMap> = {
+  ...defaultTreeAdapter,
+  createElement(tagName, namespaceURI, attrs) {
+    const element = defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+    if (noting !== null) {
+      if (tagName === 'article' || tagName === 'main') noting.holders.push(element);
+      else if (tagName === 'base') {
+        if (getAttr(element, 'href') !== null) noting.bases.push(element);
+      } else if (tagName === 'title') {
+        if (namespaceURI === HTML_NS) noting.titles.push(element);
+        else noting.foreignTitle = true;
+      } else if (attrs.length > 0 && getAttr(element, 'role') === 'main') {
+        noting.holders.push(element);
+      }
+    }
+    return element;
+  },
+};
+
+/**
+ * What the walk of {@link findByWalk} would find, from the created elements, when they
+ * say it without doubt: at most one title and one base, each in the document (not
+ * dropped by the parser, not in a template), and no SVG or MathML title (the walk does
+ * not look inside titles). Null otherwise. Holders the parser dropped are marked in
+ * their detached subtree only, where no product reads.
+ */
+function fromCreated(
+  created: Created,
+  document: HtmlDocumentNode,
+  html: HtmlElement,
+  body: HtmlElement | null,
+): Found | null {
+  const { titles, bases, holders } = created;
+  if (created.foreignTitle || titles.length > 1 || bases.length > 1) return null;
+  const titleElement = titles[0] ?? null;
+  const base = bases[0] ?? null;
+  if (titleElement !== null && !inDocument(titleElement, document)) return null;
+  if (base !== null && !inDocument(base, document)) return null;
+  // A second `<html>` or `<body>` tag adds its attributes to the first after creation.
+  for (const element of [html, body]) {
+    if (element !== null && getAttr(element, 'role') === 'main' && !holders.includes(element)) {
+      holders.push(element);
+    }
+  }
+  return { baseHref: base === null ? null : getAttr(base, 'href'), titleElement, holders };
+}
+
+function inDocument(element: HtmlElement, document: HtmlDocumentNode): boolean {
+  let node: HtmlElement['parentNode'] = element.parentNode;
+  while (node !== null && node !== undefined && node !== document) {
+    node = 'parentNode' in node ? node.parentNode : null;
+  }
+  return node === document;
+}
+
+/** One walk in tree order finds the base URL, the title and the main-content holders. */
+function findByWalk(html: HtmlElement | null): Found {
+  let baseHref: string | null = null;
+  let titleElement: HtmlElement | null = null;
+  const holders: HtmlElement[] = [];
+  if (html !== null) {
+    walk(html, {
+      enter(node) {
+        if (!isElement(node)) return 'skip';
+        const tag = node.tagName;
+        if (tag === 'article' || tag === 'main') holders.push(node);
+        else if (tag === 'base') {
+          if (baseHref === null) baseHref = getAttr(node, 'href');
+        } else if (tag === 'title') {
+          if (titleElement === null && node.namespaceURI === HTML_NS) titleElement = node;
+          return 'skip';
+        } else if (node.attrs.length > 0 && getAttr(node, 'role') === 'main') holders.push(node);
+      },
+    });
+  }
+  return { baseHref, titleElement, holders };
 }
 
 /** Where the raw text of `<script>` and `<style>` ends, found without lowering the page. */
@@ -200,9 +296,8 @@ export function countStartTags(html: string, stop = Number.POSITIVE_INFINITY): n
 
 /** `script` or `style` when the tag name at `at` is one of them (any case), else null. */
 function rawTextName(html: string, at: number): string | null {
-  for (const name of ['script', 'style']) {
-    if (html.length < at + name.length + 1) continue;
-    if (html.slice(at, at + name.length).toLowerCase() !== name) continue;
+  for (const name of RAW_TEXT_NAMES) {
+    if (html.length < at + name.length + 1 || !namedAt(html, at, name)) continue;
     const after = html.charCodeAt(at + name.length);
     // The name ends at whitespace, `/` or `>`.
     if (after === 0x3e || after === 0x2f || after === 0x20 || (after >= 0x09 && after <= 0x0d)) {
@@ -210,6 +305,17 @@ function rawTextName(html: string, at: number): string | null {
     }
   }
   return null;
+}
+
+const RAW_TEXT_NAMES = ['script', 'style'] as const;
+
+/** Whether `html` holds `name` (lower-case ASCII letters) at `at`, in any case, without a copy. */
+function namedAt(html: string, at: number, name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    // Setting bit 0x20 lowers an ASCII capital and leaves a lower-case letter as it is.
+    if ((html.charCodeAt(at + i) | 0x20) !== name.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 function escapeText(text: string): string {
