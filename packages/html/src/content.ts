@@ -89,6 +89,20 @@ interface Stats {
   /** Characters of text a read from above keeps, fully and lightly cleaned (shouldLeave). */
   keptFull: number;
   keptLight: number;
+  /** The same with captions left out too (see {@link CAPTION_SHARE}). */
+  keptFullBare: number;
+  keptLightBare: number;
+  /** Characters of link text (`<a>` elements) among what a full cleaning keeps, with and without captions. */
+  linksFull: number;
+  linksFullBare: number;
+  /** `<p>` elements below. */
+  paragraphs: number;
+  /** Characters of text inside captions (`figcaption`, a `caption` class/id token). */
+  captions: number;
+  /** Whether this element is a caption. */
+  caption: boolean;
+  /** Whether this element is, or sits inside, a comment section (see {@link COMMENT_TOKENS}). */
+  comment: boolean;
   parent: Stats | null;
   element: HtmlElement;
 }
@@ -145,6 +159,8 @@ const EMBEDS: ReadonlySet<string> = new Set(['iframe', 'embed', 'object', 'video
 const INPUTS: ReadonlySet<string> = new Set(['input', 'select', 'textarea', 'button']);
 const CLEANED: ReadonlySet<string> = new Set(['div', 'ul', 'table', 'form', 'fieldset']);
 const SECTIONING: ReadonlySet<string> = new Set(['article', 'main', 'section']);
+/** Blocks a light cleaning leaves out when their class/id weighs against them. */
+const LIGHTLY_CLEANED: ReadonlySet<string> = new Set(['div', 'section', 'ul', 'ol', 'table']);
 
 // What the measuring walk asks of a tag, as bits: one lookup per element, not one per set.
 const BLOCK = 1;
@@ -239,12 +255,16 @@ const NEGATIVE_TOKENS: ReadonlySet<string> = new Set([
 
 /** Tokens of user comments: left out of the content below the root whatever their length. */
 const COMMENT_TOKENS: ReadonlySet<string> = new Set(['comment', 'comments', 'disqus', 'respond']);
-/** Tokens of a byline: left out when short. */
+/** Tokens of a byline or an author box: left out unless it is {@link STRONG_TEXT} long. */
 const BYLINE_TOKENS: ReadonlySet<string> = new Set(['byline', 'author', 'dateline']);
 
 const MIN_UNIT = 25;
 /** Content shorter than this (characters) is retried with lighter cleaning and wider roots. */
 const MIN_CONTENT = 500;
+/** Captions are left out when their text is at most this share of the root's. */
+const CAPTION_SHARE = 0.15;
+/** Below MIN_CONTENT, fully cleaned content with this many characters outside links is kept. */
+const SHORT_STORY = 150;
 /** Text that overrules a chrome class/id token: this many characters of prose... */
 const STRONG_TEXT = 400;
 /** ...at most this link density. */
@@ -269,6 +289,10 @@ function select(page: HtmlPage): ContentSelection {
   // cleaned. The first with at least MIN_CONTENT characters wins: a short page is read
   // whole rather than cut down to a fragment.
   let best: { selection: ContentSelection; kept: number } | null = null;
+  const top = pickTop(body, candidates);
+  const keep = top?.element ?? null;
+  // Characters outside links that the last attempt kept.
+  let lastProse = 0;
   const attempt = (
     root: HtmlElement,
     base: ReadonlySet<HtmlElement>,
@@ -276,14 +300,21 @@ function select(page: HtmlPage): ContentSelection {
     method: ContentSelection['method'],
   ): boolean => {
     const left = full ? leftFull : leftLight;
-    const kept = keptBelow(root, stats, base, left, full);
+    // Captions describe a story's pictures, not the story: left out of a story (five
+    // paragraphs or more) unless they are a good part of its text (a how-to whose steps
+    // are captions, a slideshow). A short document keeps its figures' captions.
+    const rs = stats.get(root);
+    const bare = rs !== undefined && rs.paragraphs >= 5 && rs.captions <= rs.text * CAPTION_SHARE;
+    const isLeft = (e: HtmlElement) => left.has(e) || (bare && stats.get(e)?.caption === true);
+    const { kept, links } = keptBelow(root, stats, base, isLeft, full, bare, keep);
     if (best === null || kept > best.kept) {
-      const leaves = (e: HtmlElement) => e !== root && (base.has(e) || left.has(e));
+      // The best-scoring block is the content whatever its class says: never left out.
+      const leaves = (e: HtmlElement) => e !== root && (base.has(e) || (e !== keep && isLeft(e)));
       best = { selection: { root, leaves, method }, kept };
     }
+    lastProse = kept - links;
     return kept >= MIN_CONTENT;
   };
-  const top = pickTop(body, candidates);
   if (top !== null) {
     const { root, siblings } = wholeStructure(withSiblings(top, stats));
     const base = new Set(dropped);
@@ -292,9 +323,13 @@ function select(page: HtmlPage): ContentSelection {
         if (isElement(child) && !siblings.has(child)) base.add(child);
       }
     }
-    if (attempt(root, base, true, 'scored') || attempt(root, base, false, 'scored')) {
-      return best!.selection;
-    }
+    if (attempt(root, base, true, 'scored')) return best!.selection;
+    const prose = lastProse;
+    if (attempt(root, base, false, 'scored')) return best!.selection;
+    // A short story is still a story: with enough prose outside links in the fully
+    // cleaned root, the root is kept rather than widened to a landmark or the body
+    // (which would bring the teasers around the story).
+    if (prose >= SHORT_STORY) return best!.selection;
   }
   const landmark = landmarkRoot(landmarks);
   if (landmark !== null && attempt(landmark, dropped, false, 'landmark')) return best!.selection;
@@ -382,6 +417,8 @@ function measure(body: HtmlElement, into: Measures): void {
         s.own += length;
         s.keptFull += length;
         s.keptLight += length;
+        s.keptFullBare += length;
+        s.keptLightBare += length;
         top.commas += commas;
         top.run += length;
         top.runCommas += commas;
@@ -411,6 +448,21 @@ function measure(body: HtmlElement, into: Measures): void {
         dropped.add(node);
         return 'skip';
       }
+      const classBits = tokenFlagsOf(node, 'class');
+      // Hidden by a utility class, shown only on demand as a popover, or an AMP element laid
+      // out as `nodisplay` (a hover card's links, a screen-reader label, an appeal shown to
+      // some readers only, a lightbox): never measured, so it cannot push its parent's link
+      // density up, and left out.
+      if (
+        node !== body &&
+        ((classBits & HIDDEN) !== 0 ||
+          (node.attrs.length > 0 &&
+            (getAttr(node, 'popover') !== null || getAttr(node, 'layout') === 'nodisplay')))
+      ) {
+        dropped.add(node);
+        return 'skip';
+      }
+      const bits = classBits | tokenFlagsOf(node, 'id');
       const kind = TAG_BITS.get(tag) ?? 0;
       const s: Stats = {
         text: 0,
@@ -419,6 +471,14 @@ function measure(body: HtmlElement, into: Measures): void {
         own: 0,
         keptFull: 0,
         keptLight: 0,
+        keptFullBare: 0,
+        keptLightBare: 0,
+        linksFull: 0,
+        linksFullBare: 0,
+        paragraphs: 0,
+        captions: 0,
+        caption: (tag === 'figcaption' && !attributesQuote(node)) || (bits & CAPTION) !== 0,
+        comment: parent?.stats.comment === true || (bits & (COMMENT | POSITIVE)) === COMMENT,
         parent: parent === null ? null : parent.stats,
         element: node,
       };
@@ -491,6 +551,7 @@ function measure(body: HtmlElement, into: Measures): void {
         const p = parent.stats;
         p.text += s.text;
         p.links += s.links;
+        p.captions += s.caption ? s.text : s.captions;
         parent.commas += c.commas;
         parent.paragraphs += c.paragraphs;
         parent.images += c.images;
@@ -515,14 +576,31 @@ function measure(body: HtmlElement, into: Measures): void {
           parent.runCommas += c.commas;
         }
       }
+      s.paragraphs = c.paragraphs;
+      // A link's text is link text wherever it is kept (see keptBelow).
+      if (tag === 'a') {
+        s.linksFull += s.text;
+        s.linksFullBare += s.text;
+      }
       // The measures are complete: judge the element for the cleaning (see keptBelow).
       const light = shouldLeave(node, s, c, false);
-      const full = light || shouldLeave(node, s, c, true);
+      const full = shouldLeave(node, s, c, true);
       if (light) leftLight.add(node);
       if (full) leftFull.add(node);
       if (parent !== null) {
-        if (!light) parent.stats.keptLight += s.keptLight;
-        if (!full) parent.stats.keptFull += s.keptFull;
+        const p = parent.stats;
+        if (!light) {
+          p.keptLight += s.keptLight;
+          if (!s.caption) p.keptLightBare += s.keptLightBare;
+        }
+        if (!full) {
+          p.keptFull += s.keptFull;
+          p.linksFull += s.linksFull;
+          if (!s.caption) {
+            p.keptFullBare += s.keptFullBare;
+            p.linksFullBare += s.linksFullBare;
+          }
+        }
       }
     },
   });
@@ -539,17 +617,27 @@ function landmarkRoot(landmarks: readonly Stats[]): HtmlElement | null {
 
 /** The best candidate after link density, refined as reader modes do; null when nothing scored. */
 function pickTop(body: HtmlElement, candidates: readonly Stats[]): Stats | null {
+  // Readers' comments are never the main content while anything else scored: a long
+  // comment would otherwise win over a shorter article.
   let top: Stats | null = null;
+  let topComment: Stats | null = null;
   for (const c of candidates) {
     c.score *= 1 - linkDensity(c);
-    if (top === null || c.score > top.score) top = c;
+    if (c.comment) {
+      if (topComment === null || c.score > topComment.score) topComment = c;
+    } else if (top === null || c.score > top.score) {
+      top = c;
+    }
   }
+  if (top === null || !(top.score > 0)) top = topComment ?? top;
   if (top === null || top.element === body) return top;
   const best = top.score;
 
   // Several candidates nearly as good: the content is spread over them (a thread, a
   // page of sections), so take the closest ancestor holding three of them.
-  const close = candidates.filter((c) => c !== top && c.score >= top!.score * 0.75);
+  const close = candidates.filter(
+    (c) => c !== top && c.comment === top!.comment && c.score >= top!.score * 0.75,
+  );
   if (close.length >= 3) {
     for (let a = top.parent; a !== null && a.element !== body; a = a.parent) {
       let holds = 0;
@@ -675,18 +763,44 @@ function keptBelow(
   root: HtmlElement,
   stats: Map<HtmlElement, Stats>,
   base: ReadonlySet<HtmlElement>,
-  left: ReadonlySet<HtmlElement>,
+  isLeft: (element: HtmlElement) => boolean,
   full: boolean,
-): number {
+  bare: boolean,
+  keep: HtmlElement | null,
+): { kept: number; links: number } {
   const s = stats.get(root);
-  if (s === undefined) return 0;
+  if (s === undefined) return { kept: 0, links: 0 };
+  const keptOf = (c: Stats) =>
+    full ? (bare ? c.keptFullBare : c.keptFull) : bare ? c.keptLightBare : c.keptLight;
+  const linksOf = (c: Stats) => (full ? (bare ? c.linksFullBare : c.linksFull) : 0);
   let kept = s.own;
+  let links = 0;
   for (const child of root.childNodes) {
-    if (!isElement(child) || base.has(child) || left.has(child)) continue;
+    if (!isElement(child) || base.has(child) || isLeft(child)) continue;
     const c = stats.get(child);
-    if (c !== undefined) kept += full ? c.keptFull : c.keptLight;
+    if (c !== undefined) {
+      kept += keptOf(c);
+      links += linksOf(c);
+    }
   }
-  return kept;
+  // The best block, left out by its class, is read all the same when nothing above it is.
+  const k = keep === null || keep === root ? undefined : stats.get(keep);
+  if (k !== undefined && isLeft(keep as HtmlElement)) {
+    let reached = false;
+    for (let a = k.parent; a !== null; a = a.parent) {
+      if (a.element === root) {
+        reached = true;
+        break;
+      }
+      if (isLeft(a.element)) break;
+      if (a.parent?.element === root && base.has(a.element)) break;
+    }
+    if (reached) {
+      kept += keptOf(k);
+      links += linksOf(k);
+    }
+  }
+  return { kept, links };
 }
 
 function shouldLeave(element: HtmlElement, s: Stats, c: Counts, full: boolean): boolean {
@@ -695,19 +809,26 @@ function shouldLeave(element: HtmlElement, s: Stats, c: Counts, full: boolean): 
   const idFlags = tokenFlagsOf(element, 'id');
   const tokens = classFlags | idFlags;
   if ((tokens & COMMENT) !== 0 && (tokens & POSITIVE) === 0) return true;
-  if ((tokens & BYLINE) !== 0 && s.text < 100) return true;
+  if ((tokens & BYLINE) !== 0 && s.text < STRONG_TEXT) return true;
   const density = linkDensity(s);
   const strong = s.text - s.links >= STRONG_TEXT && density <= STRONG_LINK_DENSITY;
   if (!strong && (tokens & CHROME) !== 0) return true;
-  if (!full || !CLEANED.has(tag)) return false;
   const weight = weightOf(classFlags) + weightOf(idFlags);
+  // Even a light cleaning leaves out weak blocks whose class says what they are not
+  // (`most-popular`, `trending`, `teaser`…): a short story or a paywall stub read from a
+  // wider root would otherwise bring them along.
+  if (!full && weight < 0 && !strong && LIGHTLY_CLEANED.has(tag)) return true;
+  if (!full || !CLEANED.has(tag)) return false;
   if (tag === 'table' && isDataTable(element, s, c)) return false;
   if (weight < 0 && !strong) return true;
   if (c.commas >= 10) return false;
   // A wrapper that is mostly an unlinked heading (a section title with an "edit" link)
-  // is a heading; a teaser's headline is a link.
+  // is a heading; a teaser's headline is a link, and a list's title over linked
+  // headlines ("Keep reading") is not the heading of anything on the page.
   const plainHeading = c.headings - c.headingLinks;
-  if (plainHeading > 0 && plainHeading * 2 >= s.text - s.links) return false;
+  if (plainHeading > 0 && plainHeading * 2 >= s.text - s.links && c.headingLinks <= plainHeading) {
+    return false;
+  }
   const isList = tag === 'ul' || tag === 'ol' || tag === 'dl';
   const paragraphs = c.paragraphs;
   const items = c.items - 100;
@@ -742,6 +863,36 @@ const NEGATIVE = 2;
 const POSITIVE = 4;
 const COMMENT = 8;
 const BYLINE = 16;
+const CAPTION = 32;
+/** Hidden by a CSS utility class (see {@link HIDDEN_CLASSES}); only read from `class`. */
+const HIDDEN = 64;
+
+/**
+ * Class names of the common CSS utilities that hide an element from view (`display:none`
+ * or clipped to nothing): whole names only, so a responsive `hidden-xs` or `d-none
+ * d-md-block`, shown on some screens, is not hidden.
+ */
+const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
+  'hidden',
+  'is-hidden',
+  'u-hidden',
+  'd-none',
+  'visually-hidden',
+  'visuallyhidden',
+  'sr-only',
+  'screen-reader-text',
+]);
+
+/** Whether a class value names a hiding utility (and no display utility that shows it again). */
+function hidesByClass(value: string): boolean {
+  let hidden = false;
+  for (const name of value.toLowerCase().split(/[\t\n\f\r ]+/)) {
+    if (HIDDEN_CLASSES.has(name)) hidden = true;
+    // A display utility for some breakpoint shows what `d-none` hides elsewhere.
+    else if (/^d-[a-z]+-(?:block|flex|inline|inline-block|grid|table)$/.test(name)) return false;
+  }
+  return hidden;
+}
 
 // Class and id values repeat across a page and across pages: their bits are worked out
 // once per value. The cache only saves time; the bits of a value never change.
@@ -761,7 +912,9 @@ function tokenFlagsOf(element: HtmlElement, name: 'class' | 'id'): number {
       if (POSITIVE_TOKENS.has(token)) bits |= POSITIVE;
       if (COMMENT_TOKENS.has(token)) bits |= COMMENT;
       if (BYLINE_TOKENS.has(token)) bits |= BYLINE;
+      if (token === 'caption') bits |= CAPTION;
     }
+    if (hidesByClass(value)) bits |= HIDDEN;
     if (tokenBits.size >= TOKEN_CACHE_MAX) tokenBits.clear();
     tokenBits.set(value, bits);
   }
@@ -776,6 +929,16 @@ function weightOf(bits: number): number {
 /** ±25 for the class attribute and again for the id, from whole tokens. */
 function classWeight(element: HtmlElement): number {
   return weightOf(tokenFlagsOf(element, 'class')) + weightOf(tokenFlagsOf(element, 'id'));
+}
+
+/** A `figcaption` beside a `blockquote` names who is quoted: it is not a picture's caption. */
+function attributesQuote(figcaption: HtmlElement): boolean {
+  const figure = figcaption.parentNode;
+  if (figure === null || !('tagName' in figure)) return false;
+  for (const child of figure.childNodes) {
+    if (isElement(child) && child.tagName === 'blockquote') return true;
+  }
+  return false;
 }
 
 function baseScore(element: HtmlElement): number {
