@@ -54,7 +54,13 @@ export function generateArticleCorpus(options: CorpusOptions = {}): CorpusPage[]
 }
 
 /** Target sizes: one page at each bound, the rest spread so the sum is `total`. */
-function pageSizes(rng: Rng, count: number, total: number, min: number, max: number): number[] {
+export function pageSizes(
+  rng: Rng,
+  count: number,
+  total: number,
+  min: number,
+  max: number,
+): number[] {
   if (count < 3) return Array.from({ length: count }, () => Math.round(total / count));
   const weights = Array.from({ length: count - 2 }, () => 0.25 + rng.next());
   const rest = total - min - max;

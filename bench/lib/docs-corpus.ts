@@ -1,4 +1,4 @@
-import type { CorpusOptions, CorpusPage } from './article-corpus.js';
+import { type CorpusOptions, type CorpusPage, pageSizes } from './article-corpus.js';
 import { createRng, type Rng } from './prng.js';
 
 /**
@@ -33,21 +33,6 @@ export function generateDocsCorpus(options: CorpusOptions = {}): CorpusPage[] {
       bytes: encoder.encode(html),
     };
   });
-}
-
-/** Target sizes: one page at each bound, the rest spread so the sum is `total`. */
-function pageSizes(rng: Rng, count: number, total: number, min: number, max: number): number[] {
-  if (count < 3) return Array.from({ length: count }, () => Math.round(total / count));
-  const weights = Array.from({ length: count - 2 }, () => 0.25 + rng.next());
-  const spread = total - min - max - (count - 2) * min;
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const middle = weights.map((w) => Math.min(max, Math.round(min + (spread * w) / sum)));
-  const sizes = [max, ...middle, min];
-  for (let i = sizes.length - 1; i > 0; i--) {
-    const j = rng.int(0, i);
-    [sizes[i], sizes[j]] = [sizes[j] as number, sizes[i] as number];
-  }
-  return sizes;
 }
 
 interface Project {
