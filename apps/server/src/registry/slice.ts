@@ -1,5 +1,5 @@
+import type { JsonSchema, ParamProblem } from '@storefront/core';
 import { type Sha256Hex, sha256Hex, sliceText } from '@storefront/core';
-import type { JsonSchema, ParamProblem } from './types.js';
 
 /**
  * Answers sized for agents: `maxChars` and `offset` cut a text or markdown answer to a
