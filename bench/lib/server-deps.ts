@@ -8,7 +8,7 @@
  * `x402.bench.ts` times.
  */
 import { createRequire } from 'node:module';
-import type { createApp, StartOptions } from '../../apps/server/src/index.js';
+import type { expressApp, StartOptions } from '../../apps/server/src/index.js';
 
 export { Facilitator } from '../../apps/server/src/doors/x402/facilitator.js';
 export {
@@ -31,8 +31,8 @@ export {
 
 const fromServer = createRequire(new URL('../../apps/server/package.json', import.meta.url));
 
-/** An Express 5 application, as `createApp` returns one. */
-export type ExpressApp = ReturnType<typeof createApp>;
+/** An Express 5 application, as `expressApp` returns one. */
+export type ExpressApp = ReturnType<typeof expressApp>;
 
 /** `express()` from the server's dependencies. */
 export const express = fromServer('express') as () => ExpressApp;

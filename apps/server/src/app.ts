@@ -1,14 +1,12 @@
-import compression from 'compression';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { AppDeps } from './deps.js';
-import { cors } from './http/cors.js';
 import { errorHandler, notFound } from './middleware/errors.js';
-import { requestLogger } from './middleware/logging.js';
-import { requestId } from './middleware/request-id.js';
+import { type Prelude, prelude } from './middleware/prelude.js';
 import { adminRoutes } from './routes/admin.js';
 import { attestationRoutes } from './routes/attestation.js';
 import { billingRoutes } from './routes/billing.js';
-import { buyRoutes } from './routes/buy.js';
+import { buyRoutes, paidCalls } from './routes/buy.js';
 import { devCheckoutRoutes } from './routes/dev-checkout.js';
 import { devKeyRoutes } from './routes/dev-keys.js';
 import { developerRoutes } from './routes/developers.js';
@@ -23,38 +21,38 @@ import { signalRoutes } from './routes/signal.js';
 // The processor is chosen where the dependencies are built; re-exported for its importers.
 export { paymentProcessor } from './deps.js';
 
-/** The smallest answer sent compressed (bytes); below it the encoding costs more than it saves. */
-export const COMPRESS_FROM_BYTES = 16 * 1024;
+export { COMPRESS_FROM_BYTES } from './middleware/prelude.js';
+
+/** The service's request listener, as `createApp` returns it. */
+export type App = RequestListener<typeof IncomingMessage, typeof ServerResponse>;
 
 /**
- * Mount the app's routes and middleware on its dependencies, built once by `buildDeps`
+ * The service's request listener, on its dependencies, built once by `buildDeps`
  * (`deps.ts`); it builds nothing itself and never listens (tests call it in-process).
+ * A paid call (`GET /buy/<product>`) goes to the paid calls' own adapter on Node's HTTP;
+ * every other request to Express (docs/decisions.md, "Paid calls on Node's HTTP, not
+ * Express"). Both run the same prelude first.
  */
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps): App {
+  const first = prelude(deps.logger);
+  const paid = paidCalls(deps, first);
+  const app = expressApp(deps, first);
+  return function storefront(req, res) {
+    if (!paid(req, res)) app(req, res);
+  };
+}
+
+/** Every route but the paid calls' GET, on Express, after `first`. */
+export function expressApp(deps: AppDeps, first: Prelude): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('query parser', 'simple');
 
-  app.use(requestId());
-  app.use(requestLogger(deps.logger));
-  app.use(function baseHeaders(_req, res, next) {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    next();
+  app.use(function requestPrelude(req, res, next) {
+    first(req, res, next);
   });
-
-  // Cross-origin reads of the public routes; preflights end here, before any door.
-  app.use(cors());
-  // Answers of 16 KiB and more go out compressed when the client accepts gzip or br; a
-  // request that names no encoding can only get identity, and skips the wrapping.
-  const compress = compression({ threshold: COMPRESS_FROM_BYTES });
-  app.use(function compressWhenAccepted(req, res, next) {
-    if (req.headers['accept-encoding'] === undefined) return next();
-    compress(req, res, next);
-  });
-  // Paid calls first: the hot path matches its route before any other router. Only GET
-  // reaches a paid route: HEAD and every other method end there with 405.
+  // Paid calls' other methods first (405): only GET reaches a paid route's door.
   app.use(buyRoutes(deps));
   app.use(healthRoutes(deps));
   app.use(attestationRoutes(deps));

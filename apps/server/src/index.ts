@@ -1,4 +1,4 @@
-export { createApp } from './app.js';
+export { type App, createApp, expressApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { type Database, openDatabase } from './db/database.js';
 export { migrate } from './db/migrate.js';

@@ -99,6 +99,19 @@ describe('errors', () => {
       expect(res.text).not.toMatch(/secret|stack|\.ts:/);
       const health = await request(b.app).get('/healthz').expect(503);
       expect(health.body).toMatchObject({ ok: false, error: 'internal_error' });
+      // A paid call, on the paid calls' own adapter, is answered the same way.
+      const paid = await request(b.app)
+        .get('/buy/notarize?content=x')
+        .set('Authorization', `Bearer mk_live_${'a'.repeat(43)}`)
+        .set('X-Request-Id', 'req-43')
+        .expect(500);
+      expect(paid.body).toStrictEqual({
+        ok: false,
+        error: 'internal_error',
+        message: 'Internal error; nothing was charged. Quote request id req-43 to support.',
+        requestId: 'req-43',
+      });
+      expect(paid.text).not.toMatch(/secret|stack|\.ts:/);
     } finally {
       await b.dispose();
     }

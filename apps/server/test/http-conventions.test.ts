@@ -32,7 +32,7 @@ beforeAll(async () => {
   site = await startSite();
   t = await routeApp(site);
   key = await prepaidKey(t.app, 100_000);
-  server = t.app.listen(0, '127.0.0.1');
+  server = http.createServer(t.app).listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }, 60_000);
@@ -185,6 +185,40 @@ describe('methods on /buy/*', () => {
     },
     60_000,
   );
+
+  it("a GET reaches a paid route by the spellings Express matched, with the prelude's headers", async () => {
+    const auth = { authorization: `Bearer ${key.key}` };
+    const hashes = new Set<string>();
+    for (const path of [
+      '/buy/notarize?content=same',
+      '/BUY/Notarize?content=same',
+      '/buy/%6Eotarize/?content=same',
+    ]) {
+      const res = await raw(path, 'GET', { ...auth, 'x-request-id': 'spelled-1' });
+      expect(res.status, path).toBe(200);
+      expect(res.headers['x-request-id']).toBe('spelled-1');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-expose-headers']).toContain('Storefront-Charge');
+      expect(res.headers['cache-control']).toBe('no-store');
+      const body = JSON.parse(res.body.toString('utf8'));
+      hashes.add(body.data.contentHash);
+    }
+    expect(hashes.size).toBe(1);
+    // Not a product, or not one segment: Express answers, as before.
+    for (const path of ['/buy/nothing?content=x', '/buy/notarize/x?content=x', '/buy/%E0?x=1']) {
+      const res = await raw(path, 'GET', auth);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.headers['storefront-charge'], path).toBeUndefined();
+    }
+    const undecodable = await raw('/buy/%E0?x=1', 'GET', auth);
+    expect(JSON.parse(undecodable.body.toString('utf8'))).toMatchObject({
+      ok: false,
+      error: 'invalid_params',
+    });
+  });
 
   it('an unknown product is 404 whatever the method', async () => {
     const res = await request(t.app).post('/buy/nothing').expect(404);

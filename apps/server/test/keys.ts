@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { createFetcher, type Fetcher } from '@storefront/safe-fetch';
-import type { Express } from 'express';
 import request from 'supertest';
 import { expect } from 'vitest';
+import type { App } from '../src/app.js';
 import type { AppParts } from '../src/deps.js';
 import { ProductPool } from '../src/work/pool.js';
 import { silentLogger, testApp } from './helpers.js';
@@ -13,7 +13,7 @@ export const ADMIN_TOKEN = 'route-tests-admin-token-0123456789';
 
 /** An app whose fetcher may read the fixture site, with the operator API enabled. */
 export interface RouteApp {
-  readonly app: Express;
+  readonly app: App;
   readonly signerAddress: string;
   readonly publicBaseUrl: string;
   /** The app's product threads. */
@@ -81,7 +81,7 @@ export interface TestKey {
 }
 
 /** Mint a live key through the public route. */
-export async function mintLiveKey(app: Express): Promise<TestKey> {
+export async function mintLiveKey(app: App): Promise<TestKey> {
   const res = await request(app).post('/api/dev/keys?live=true').expect(201);
   expect(res.body.env).toBe('live');
   return { key: res.body.key as string, keyId: res.body.keyId as string };
@@ -92,14 +92,14 @@ function admin(test: request.Test): request.Test {
 }
 
 /** Put a key on a tier through the operator API. */
-export async function setTier(app: Express, keyId: string, tier: string): Promise<void> {
+export async function setTier(app: App, keyId: string, tier: string): Promise<void> {
   const res = await admin(request(app).post(`/admin/keys/${keyId}/tier`)).send({ tier });
   expect(res.status).toBe(200);
   expect(res.body.tier).toBe(tier);
 }
 
 /** Grant credits through the operator API. */
-export async function grantCredits(app: Express, keyId: string, credits: number): Promise<void> {
+export async function grantCredits(app: App, keyId: string, credits: number): Promise<void> {
   const before = await creditsOf(app, keyId);
   const res = await admin(request(app).post(`/admin/keys/${keyId}/credits`)).send({ credits });
   expect(res.status).toBe(200);
@@ -107,21 +107,21 @@ export async function grantCredits(app: Express, keyId: string, credits: number)
 }
 
 /** A live key on the enterprise tier (unmetered; its rate window never interferes). */
-export async function enterpriseKey(app: Express): Promise<TestKey> {
+export async function enterpriseKey(app: App): Promise<TestKey> {
   const key = await mintLiveKey(app);
   await setTier(app, key.keyId, 'enterprise');
   return key;
 }
 
 /** A fresh prepaid live key holding `credits`. */
-export async function prepaidKey(app: Express, credits: number): Promise<TestKey> {
+export async function prepaidKey(app: App, credits: number): Promise<TestKey> {
   const key = await mintLiveKey(app);
   await grantCredits(app, key.keyId, credits);
   return key;
 }
 
 /** The key's credits, read through the operator API. */
-export async function creditsOf(app: Express, keyId: string): Promise<number> {
+export async function creditsOf(app: App, keyId: string): Promise<number> {
   const res = await admin(request(app).get(`/admin/keys/${keyId}`)).expect(200);
   return res.body.credits as number;
 }
@@ -143,7 +143,7 @@ export interface LedgerRow {
 }
 
 /** Every ledger row of a key, oldest first. */
-export async function ledgerOf(app: Express, keyId: string): Promise<LedgerRow[]> {
+export async function ledgerOf(app: App, keyId: string): Promise<LedgerRow[]> {
   const rows: LedgerRow[] = [];
   let after: string | null = null;
   for (;;) {
@@ -161,19 +161,19 @@ export interface KeyState {
   readonly ledger: readonly LedgerRow[];
 }
 
-export async function stateOf(app: Express, keyId: string): Promise<KeyState> {
+export async function stateOf(app: App, keyId: string): Promise<KeyState> {
   return { credits: await creditsOf(app, keyId), ledger: await ledgerOf(app, keyId) };
 }
 
 /** The ledger rows written since `before`. */
-export async function newRows(app: Express, keyId: string, before: KeyState): Promise<LedgerRow[]> {
+export async function newRows(app: App, keyId: string, before: KeyState): Promise<LedgerRow[]> {
   const seen = new Set(before.ledger.map((row) => row.id));
   return (await ledgerOf(app, keyId)).filter((row) => !seen.has(row.id));
 }
 
 /** A GET of `path` with `query` (values in order; an array repeats the name), with a key. */
 export function buy(
-  app: Express,
+  app: App,
   path: string,
   query: Readonly<Record<string, string | readonly string[]>>,
   key: string | null,

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type http from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   discoverAuthorizationServerMetadata,
@@ -245,7 +245,7 @@ describe('OAuth metadata paths: a JSON 404, never HTML', () => {
     let url: URL;
 
     beforeAll(async () => {
-      server = t.app.listen(0, '127.0.0.1');
+      server = http.createServer(t.app).listen(0, '127.0.0.1');
       await once(server, 'listening');
       url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
     });

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Request headers a browser may send to the public routes (beyond the safelisted ones). */
 export const CORS_REQUEST_HEADERS = [
@@ -80,26 +80,28 @@ export function corsPolicy(path: string): CorsPolicy | null {
  * key travels in `Authorization`, which a script sends explicitly), the headers clients
  * read exposed. A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`)
  * is granted the path's methods and request headers and answered 204 here, before any
- * route, so it never reaches a door. Every other request goes on with the headers set,
- * so errors carry them too.
+ * route, so it never reaches a door: the function answers it and returns true. Every
+ * other request gets the headers set and goes on (false), so errors carry them too.
  */
-export function cors(): RequestHandler {
+export function cors(): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
   const exposeHeaders = CORS_EXPOSED_HEADERS.join(', ');
-  return function corsHeaders(req, res, next) {
-    const policy = corsPolicy(req.path);
-    if (policy === null) return next();
+  return function corsHeaders(req, res, path) {
+    const policy = corsPolicy(path);
+    if (policy === null) return false;
     res.setHeader('Access-Control-Allow-Origin', '*');
     const preflight =
       req.method === 'OPTIONS' &&
-      req.get('origin') !== undefined &&
-      req.get('access-control-request-method') !== undefined;
+      req.headers.origin !== undefined &&
+      req.headers['access-control-request-method'] !== undefined;
     if (!preflight) {
       res.setHeader('Access-Control-Expose-Headers', exposeHeaders);
-      return next();
+      return false;
     }
     res.setHeader('Access-Control-Allow-Methods', policy.methods);
     res.setHeader('Access-Control-Allow-Headers', policy.allowHeaders.join(', '));
     res.setHeader('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE));
-    res.status(204).end();
+    res.statusCode = 204;
+    res.end();
+    return true;
   };
 }

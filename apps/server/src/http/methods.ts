@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { requestIdOf } from '../middleware/request-id.js';
 import { type ErrorBody, errorStatus } from './error-status.js';
 
 /**
@@ -16,7 +17,7 @@ export function getOnly(products: Iterable<string>): RequestHandler {
     // route will (`/buy/%66etch` is `/buy/fetch`).
     const product = req.params.product;
     if (typeof product !== 'string' || !known.has(product.toLowerCase())) return next();
-    const requestId = res.locals.requestId as string | undefined;
+    const requestId = requestIdOf(res);
     const body: ErrorBody = {
       ok: false,
       error: 'method_not_allowed',

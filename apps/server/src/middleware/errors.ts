@@ -1,12 +1,14 @@
+import type { ServerResponse } from 'node:http';
 import { isAnswerCode, StorefrontError } from '@storefront/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type ErrorBody, errorStatus } from '../http/error-status.js';
+import { requestIdOf } from './request-id.js';
 
 /** JSON 404 for every path no route answers. */
 export function notFound(): RequestHandler {
   return function notFoundHandler(req, res) {
-    const requestId = res.locals.requestId as string | undefined;
+    const requestId = requestIdOf(res);
     const body: ErrorBody = {
       ok: false,
       error: 'not_found',
@@ -21,7 +23,7 @@ export function notFound(): RequestHandler {
  * The one terminal error handler: a {@link StorefrontError} becomes
  * `{ok:false, error, message, details?}` with its code's status from `ERROR_STATUS`; an
  * oversized request body becomes 413 `request_too_large`, a malformed or non-UTF-8 one
- * 400 `invalid_params`; anything else is logged with the request id and
+ * 400 `invalid_params`, as does a path the router cannot percent-decode; anything else is logged with the request id and
  * answered 500 `internal_error`. No stack trace ever reaches the client.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -30,7 +32,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
-    const requestId = res.locals.requestId as string | undefined;
+    const requestId = requestIdOf(res);
     let status: number;
     let body: ErrorBody;
 
@@ -49,17 +51,17 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       const code = error.type === 'entity.too.large' ? 'request_too_large' : 'invalid_params';
       status = errorStatus(code);
       body = { ok: false, error: code, message: bodyMessage(error) };
-    } else {
-      status = 500;
+    } else if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
+      // The router could not percent-decode a path parameter (`/buy/%E0`).
+      status = errorStatus('invalid_params');
       body = {
         ok: false,
-        error: 'internal_error',
-        message: `Internal error; nothing was charged. Quote request id ${requestId ?? 'unknown'} to support.`,
+        error: 'invalid_params',
+        message: 'The request path is not valid percent-encoding',
       };
-      logger.error(
-        { err: error, requestId, method: req.method, path: req.path },
-        'unhandled error',
-      );
+    } else {
+      internalError(logger, res, error, { method: req.method, path: req.path });
+      return;
     }
 
     if (status >= 500 && body.error !== 'internal_error') {
@@ -67,6 +69,36 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     res.status(status).json({ ...body, ...(requestId ? { requestId } : {}) });
   };
+}
+
+/**
+ * Answer a request whose handler failed unexpectedly: logged with the request id, answered
+ * 500 `internal_error` with that id and nothing else (no stack trace), or, when the
+ * answer's head has gone out already, the connection closed.
+ */
+export function internalError(
+  logger: Logger,
+  res: ServerResponse,
+  error: unknown,
+  request: { readonly method: string | undefined; readonly path: string },
+): void {
+  const requestId = requestIdOf(res);
+  logger.error({ err: error, requestId, ...request }, 'unhandled error');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body: ErrorBody = {
+    ok: false,
+    error: 'internal_error',
+    message: `Internal error; nothing was charged. Quote request id ${requestId ?? 'unknown'} to support.`,
+    ...(requestId ? { requestId } : {}),
+  };
+  const json = JSON.stringify(body);
+  res.statusCode = 500;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json, 'utf8'));
+  res.end(json, 'utf8');
 }
 
 interface BodyParserError {

@@ -1,5 +1,6 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { requestIdOf } from './request-id.js';
 
 const SECRET_PARAMS = /([?&](?:key|token|api_key|apikey)=)[^&#]*/gi;
 
@@ -15,10 +16,12 @@ export function redactUrl(url: string): string {
  * never reach the log: headers are not recorded. When the logger would drop both
  * levels the middleware does nothing at all.
  */
-export function requestLogger(logger: Logger): RequestHandler {
-  return function requestLog(req, res, next) {
-    if (!logger.isLevelEnabled('error')) return next();
+export function requestLogger(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return function requestLog(req, res) {
+    if (!logger.isLevelEnabled('error')) return;
     const started = performance.now();
+    // The URL as it arrived (a router may rewrite `req.url` on its way).
+    const url = req.url ?? '';
     res.once('close', () => {
       const finished = res.writableFinished;
       const level = !finished || res.statusCode >= 500 ? 'error' : 'info';
@@ -26,9 +29,9 @@ export function requestLogger(logger: Logger): RequestHandler {
       logger[level](
         {
           req: {
-            id: res.locals.requestId as string | undefined,
+            id: requestIdOf(res),
             method: req.method,
-            url: redactUrl(req.originalUrl),
+            url: redactUrl(url),
           },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
@@ -36,6 +39,5 @@ export function requestLogger(logger: Logger): RequestHandler {
         finished ? 'request completed' : 'request aborted',
       );
     });
-    next();
   };
 }

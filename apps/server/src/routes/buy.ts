@@ -1,50 +1,114 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { getOnly } from '../http/methods.js';
 import { written } from '../http/written.js';
+import { internalError } from '../middleware/errors.js';
+import { type Prelude, pathOf } from '../middleware/prelude.js';
+import { requestIdOf } from '../middleware/request-id.js';
 import { type CallRequest, type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult } from '../pipeline/door.js';
+import type { AnyRoute } from '../registry/types.js';
 
 /** The payment headers of the x402 door (v2, v1). */
 const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const;
 
+const PREFIX = '/buy/';
+
 /**
- * The paid routes on Express: one route and a map (a paid call matches one layer,
- * whatever the catalog's size); a method other than GET on a paid route gets 405. This
- * adapter only reads the request, picks the door and writes the pipeline's results; the
- * call itself is `runPaidCall`.
+ * The paid calls' own adapter, on Node's request and response (docs/decisions.md, "Paid
+ * calls on Node's HTTP, not Express"): it takes `GET /buy/<product>` for a product in
+ * the catalog and returns true; anything else (another method, an unknown product, any
+ * other path) it leaves to Express and returns false, having touched nothing. A taken
+ * call goes through the same prelude as every request, then `runPaidCall`: this adapter
+ * only reads the request, picks the door and writes the pipeline's results. It matches
+ * as Express's `/buy/:product` would: the path's case ignored, one trailing slash
+ * allowed, the name percent-decoded and compared in lower case.
  */
-export function buyRoutes(deps: AppDeps): Router {
-  const router = Router();
+export function paidCalls(
+  deps: AppDeps,
+  prelude: Prelude,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { pipeline } = deps;
   const { key: keys, x402 } = deps.doors;
+  const routes = new Map(deps.registry.map((route) => [route.path.slice(PREFIX.length), route]));
 
-  const routes = new Map(deps.registry.map((route) => [route.path.slice('/buy/'.length), route]));
-  const methods = getOnly([...deps.registry.map((route) => route.name), 'signal']);
-  router.all('/buy/:product', async (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET') return methods(req, res, next);
-    const route = routes.get(String(req.params.product).toLowerCase());
-    if (route === undefined) return next();
+  const call = async (req: IncomingMessage, res: ServerResponse, route: AnyRoute) => {
+    const target = req.url ?? '';
+    const query = target.indexOf('?');
     const request: CallRequest = {
       route,
-      query: req.query as Record<string, unknown>,
-      requestId: (res.locals.requestId as string | undefined) ?? null,
-      header: (name) => req.get(name),
+      query: query === -1 ? {} : parseQuery(target.slice(query + 1)),
+      requestId: requestIdOf(res) ?? null,
+      header: (name) => headerOf(req, name),
     };
     // A payment is used when one is sent, even beside a key (x402.md §2); a key without
     // a payment goes to the key door; neither is answered with the terms, by the x402 door.
-    const paid = PAYMENT_HEADERS.some((name) => req.get(name) !== undefined);
-    if (paid || req.get('authorization') === undefined) {
-      await runPaidCall(pipeline, x402, request, exchangeOf(res), deps.config.callDeadlineMs);
-    } else {
-      await runPaidCall(pipeline, keys, request, exchangeOf(res), deps.config.callDeadlineMs);
+    const paid = PAYMENT_HEADERS.some((name) => req.headers[name] !== undefined);
+    const exchange = exchangeOf(res);
+    const budgetMs = deps.config.callDeadlineMs;
+    try {
+      if (paid || req.headers.authorization === undefined) {
+        await runPaidCall(pipeline, x402, request, exchange, budgetMs);
+      } else {
+        await runPaidCall(pipeline, keys, request, exchange, budgetMs);
+      }
+    } catch (error) {
+      internalError(deps.logger, res, error, { method: req.method, path: pathOf(target) });
     }
+  };
+
+  return function paidCall(req, res) {
+    if (req.method !== 'GET') return false;
+    const route = routeOf(routes, req.url ?? '');
+    if (route === null) return false;
+    prelude(req, res, () => void call(req, res, route));
+    return true;
+  };
+}
+
+/** The catalog route `target` names as `/buy/<product>`, or null. */
+function routeOf(routes: ReadonlyMap<string, AnyRoute>, target: string): AnyRoute | null {
+  const path = pathOf(target);
+  if (path.length <= PREFIX.length || path.slice(0, PREFIX.length).toLowerCase() !== PREFIX) {
+    return null;
+  }
+  let name = path.slice(PREFIX.length);
+  if (name.endsWith('/')) name = name.slice(0, -1);
+  if (name.includes('%')) {
+    try {
+      name = decodeURIComponent(name);
+    } catch {
+      return null;
+    }
+  }
+  if (name === '' || name.includes('/')) return null;
+  return routes.get(name.toLowerCase()) ?? null;
+}
+
+/** A request header by (lower-case) name, as one string. */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The paid routes' other methods on Express: `/buy/<product>` with any method but GET
+ * gets 405 (`getOnly`); GET never reaches here for a product in the catalog.
+ */
+export function buyRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const methods = getOnly([...deps.registry.map((route) => route.name), 'signal']);
+  router.all('/buy/:product', (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET') return methods(req, res, next);
+    next();
   });
   return router;
 }
 
-/** The pipeline's view of an Express response. */
-function exchangeOf(res: Response): Exchange {
+/** The pipeline's view of a Node response. */
+function exchangeOf(res: ServerResponse): Exchange {
   const left = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) left.abort();
@@ -63,13 +127,11 @@ function exchangeOf(res: Response): Exchange {
 
 /**
  * Answer a paid call over HTTP: a delivered result is 200, a refusal its own status;
- * JSON, not cacheable, and sent as is. Express's `res.json` would hash the body for an
- * ETag and could answer a matching `If-None-Match` with an empty 304, which for a paid
- * call would be a charge without a result.
+ * JSON, not cacheable, and sent as is (no ETag, so never an empty 304 for a paid call,
+ * which would be a charge without a result). A string body: Node writes it with the
+ * head in one piece, where a Buffer goes as a second chunk.
  */
-function sendJson(res: Response, result: CallResult): void {
-  // A string body: Node writes it with the head in one piece, where a Buffer goes as a
-  // second chunk.
+function sendJson(res: ServerResponse, result: CallResult): void {
   const json = JSON.stringify(result.body);
   res.statusCode = result.kind === 'delivered' ? 200 : result.status;
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);

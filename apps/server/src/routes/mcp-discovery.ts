@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps.js';
 import { type ErrorBody, errorStatus } from '../http/error-status.js';
 import { jobPagePrices, jobsInstructions } from '../jobs/discovery.js';
 import { MCP_PATH, MCP_SERVER, MCP_TRANSPORT } from '../mcp-identity.js';
+import { requestIdOf } from '../middleware/request-id.js';
 
 /** Where the discovery blob is also served, so nothing depends on `Accept` sniffing. */
 export const MCP_WELL_KNOWN = '/.well-known/mcp.json';
@@ -72,7 +73,7 @@ function wantsEventStream(req: Request): boolean {
 
 /** One error answer in the service's shape, with its code's status. */
 function sendError(res: Response, code: ErrorCode, message: string): void {
-  const requestId = res.locals.requestId as string | undefined;
+  const requestId = requestIdOf(res);
   const body: ErrorBody = { ok: false, error: code, message, ...(requestId ? { requestId } : {}) };
   res.status(errorStatus(code)).json(body);
 }

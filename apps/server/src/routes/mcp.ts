@@ -12,6 +12,7 @@ import { toolsOf } from '../doors/mcp/tools.js';
 import { written } from '../http/written.js';
 import { jobsInstructions } from '../jobs/discovery.js';
 import { MCP_SERVER } from '../mcp-identity.js';
+import { requestIdOf } from '../middleware/request-id.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult, Refusal } from '../pipeline/door.js';
 import { MCP_SLICE_CHARS } from '../registry/slice.js';
@@ -97,7 +98,7 @@ export function mcpRoutes(deps: AppDeps): Router {
       // check must see to refuse it like any unknown name. A tools/call is never batched.
       const sent = (message?.params as { arguments?: Record<string, unknown> } | undefined)
         ?.arguments;
-      const requestId = (res.locals.requestId as string | undefined) ?? null;
+      const requestId = requestIdOf(res) ?? null;
       const args = sent ?? request.params.arguments ?? {};
       const result = await callTool(route, args, requestId, req, res, extra.signal);
       if (result === 'left') {
