@@ -1,22 +1,29 @@
 /**
  * `pnpm pay <url>`: make one paid call with the official x402 client (`@x402/fetch`) and
  * the development wallet, show the settlement and the result, and verify the result's
- * receipt offline against the key the service pins. A development tool: it runs from
+ * receipt offline against the key the service pins. With `--tool`, the URL is the MCP
+ * endpoint and the call a `tools/call` of the MCP SDK's client, paid inside MCP as the
+ * x402 MCP transport specifies (the terms as an `isError` result, the payment in
+ * `_meta["x402/payment"]`, the settlement in `_meta["x402/payment-response"]`). A development tool: it runs from
  * source (`node --conditions=@storefront/source --import tsx`), is not part of the
  * server's build, and pays as the official client does by default: only USDC, at most $1
  * a call (on the development chain, its test token at USDC's address).
  *
  * Usage: pnpm pay <url> [--out FILE]   (PAYER_PRIVATE_KEY: another payer than the development wallet)
+ *        pnpm pay <origin>/mcp --tool NAME [--arg name=value]… [--out FILE]
  * Exit status: 0 paid (or free) and the receipt verified, 1 the call failed, 2 bad usage,
  * 3 the receipt did not verify.
  */
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { report, type ServiceAttestationDocument, verifyReceipt } from '@storefront/attest';
 import { DEV_PAYER } from '@storefront/facilitator/accounts';
 import { x402Client } from '@x402/core/client';
-import type { PaymentRequirements, SettleResponse } from '@x402/core/types';
+import type { PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from '@x402/fetch';
@@ -27,10 +34,13 @@ import { BASE_USDC, LOCAL_PAYMENTS_NETWORK } from './config.js';
 const PAY_EXIT = { ok: 0, failed: 1, usage: 2, receiptInvalid: 3 } as const;
 
 const USAGE = `Usage: pnpm pay <url> [--out FILE]
+       pnpm pay <origin>/mcp --tool NAME [--arg name=value]... [--out FILE]
 
 Pay for one call with the x402 client and the development wallet, print the settlement and
 the result, and verify the result's receipt against the key pinned at
-<origin>/.well-known/service-attestation. --out writes the whole result (JSON) to FILE.
+<origin>/.well-known/service-attestation. With --tool, <url> is the MCP endpoint and the
+call is a tools/call of tool NAME with the --arg arguments, paid inside MCP (x402 MCP
+transport). --out writes the whole result (JSON) to FILE.
 PAYER_PRIVATE_KEY (0x + 64 hex) pays from another wallet. Exit status: 0 paid and
 verified, 1 the call failed, 2 bad usage, 3 the receipt did not verify.`;
 
@@ -67,29 +77,15 @@ async function pay(argv: readonly string[], env: NodeJS.ProcessEnv, io: PayIo): 
       io.stdout(USAGE);
       return PAY_EXIT.ok;
     }
-    const { url, out } = argsOf(argv);
+    const { url, out, tool, args } = argsOf(argv);
     const key = payerKey(env);
     const client = payingClient(key);
-    // What the client paid, told by its hook (the 402 itself stays inside the client).
-    const paid: { terms: PaymentRequirements | null } = { terms: null };
-    client.onAfterPaymentCreation(async (context) => {
-      paid.terms = context.selectedRequirements;
-    });
-
-    io.stdout(`GET ${url.href}`);
-    const response = await reach(url, () =>
-      wrapFetchWithPayment(fetch, client)(url, {
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      }),
-    );
-    const body = await jsonOf(response);
-    if (paid.terms !== null) {
-      io.stdout(`paid      ${payment(paid.terms, key === DEV_PAYER.privateKey)}`);
-    }
-    io.stdout(`status    ${response.status} ${response.statusText}`.trimEnd());
-    if (!response.ok) throw new PayError(failure(response, body, paid.terms !== null));
-
-    const settlement = settlementOf(response);
+    const said = (terms: PaymentRequirements) =>
+      io.stdout(`paid      ${payment(terms, key === DEV_PAYER.privateKey)}`);
+    const { body, settlement } =
+      tool === null
+        ? await payHttp(url, client, io, said)
+        : await payMcp(url, tool, args, client, io, said);
     io.stdout(
       settlement === null
         ? 'settled   nothing (the call was free)'
@@ -118,13 +114,119 @@ async function pay(argv: readonly string[], env: NodeJS.ProcessEnv, io: PayIo): 
   }
 }
 
+/** What one paid call gave: the result and its settlement (null: nothing was paid). */
+interface Paid {
+  readonly body: unknown;
+  readonly settlement: SettleResponse | null;
+}
+
+/** Told the terms a payment was made for, once it was made. */
+type Said = (terms: PaymentRequirements) => void;
+
+/** One paid GET with `@x402/fetch`. */
+async function payHttp(url: URL, client: x402Client, io: PayIo, said: Said): Promise<Paid> {
+  // What the client paid, told by its hook (the 402 itself stays inside the client).
+  const paid: { terms: PaymentRequirements | null } = { terms: null };
+  client.onAfterPaymentCreation(async (context) => {
+    paid.terms = context.selectedRequirements;
+  });
+  io.stdout(`GET ${url.href}`);
+  const response = await reach(url, () =>
+    wrapFetchWithPayment(fetch, client)(url, {
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    }),
+  );
+  const body = await jsonOf(response);
+  if (paid.terms !== null) said(paid.terms);
+  io.stdout(`status    ${response.status} ${response.statusText}`.trimEnd());
+  if (!response.ok) throw new PayError(failure(response, body, paid.terms !== null));
+  return { body, settlement: settlementOf(response) };
+}
+
+/**
+ * One paid `tools/call` inside MCP: called once without payment, it answers the terms
+ * (an `isError` result whose `structuredContent` is the PaymentRequired); the client
+ * signs a payment for them and calls again with it in `_meta["x402/payment"]`.
+ */
+async function payMcp(
+  url: URL,
+  tool: string,
+  args: Readonly<Record<string, string>>,
+  client: x402Client,
+  io: PayIo,
+  said: Said,
+): Promise<Paid> {
+  const mcp = new Client({ name: 'storefront-pay', version: '1.0.0' });
+  const call = async (meta?: Record<string, unknown>) =>
+    (await mcp.callTool(
+      { name: tool, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) },
+      undefined,
+      { timeout: REQUEST_TIMEOUT_MS },
+    )) as CallToolResult;
+  io.stdout(`MCP ${url.href}  tools/call ${tool} ${JSON.stringify(args)}`);
+  await reach(url, () =>
+    mcp.connect(new StreamableHTTPClientTransport(url)).then(() => new Response()),
+  );
+  try {
+    const asked = await call();
+    const required = termsIn(asked);
+    if (required === null) {
+      if (asked.isError === true) throw new PayError(toolText(asked));
+      return { body: asked.structuredContent ?? null, settlement: null };
+    }
+    io.stdout(
+      `terms     isError result: x402Version ${required.x402Version}, ${required.accepts.length} way(s) to pay`,
+    );
+    const payload = await client.createPaymentPayload(required).catch((error: Error) => {
+      throw new PayError(`could not pay: ${error.message}`);
+    });
+    const answer = await call({ 'x402/payment': payload });
+    said(payload.accepted as PaymentRequirements);
+    if (answer.isError === true) {
+      const text = termsIn(answer) === null ? toolText(answer) : toolText(answer, 1);
+      throw new PayError(`the payment was refused: ${text}`);
+    }
+    const settlement = (answer._meta?.['x402/payment-response'] ?? null) as SettleResponse | null;
+    return { body: answer.structuredContent ?? null, settlement };
+  } finally {
+    await mcp.close();
+  }
+}
+
+/** The payment terms an `isError` tool result carries, or null. */
+function termsIn(result: CallToolResult): PaymentRequired | null {
+  const content = result.structuredContent as Partial<PaymentRequired> | undefined;
+  if (result.isError !== true || content === undefined) return null;
+  return typeof content.x402Version === 'number' && Array.isArray(content.accepts)
+    ? (content as PaymentRequired)
+    : null;
+}
+
+/** The text of a tool result's block `index`. */
+function toolText(result: CallToolResult, index = 0): string {
+  const block = result.content[index];
+  return block?.type === 'text' ? block.text : 'the tool answered without text';
+}
+
 /** The arguments: one absolute http(s) URL, and where to write the result, if anywhere. */
-function argsOf(argv: readonly string[]): { url: URL; out: string | null } {
-  let parsed: { values: { out?: string | undefined }; positionals: string[] };
+function argsOf(argv: readonly string[]): {
+  url: URL;
+  out: string | null;
+  tool: string | null;
+  args: Record<string, string>;
+} {
+  let parsed: {
+    values: { out?: string | undefined; tool?: string | undefined; arg?: string[] | undefined };
+    positionals: string[];
+  };
   try {
     parsed = parseArgs({
       args: argv[0] === '--' ? argv.slice(1) : [...argv],
-      options: { out: { type: 'string', short: 'o' } },
+      options: {
+        out: { type: 'string', short: 'o' },
+        tool: { type: 'string' },
+        arg: { type: 'string', multiple: true },
+      },
       allowPositionals: true,
     });
   } catch (error) {
@@ -134,11 +236,21 @@ function argsOf(argv: readonly string[]): { url: URL; out: string | null } {
   if (positionals.length !== 1) {
     throw new PayError(`expected one URL\n\n${USAGE}`, PAY_EXIT.usage);
   }
+  const tool = values.tool ?? null;
+  if (tool === null && values.arg !== undefined) {
+    throw new PayError(`--arg is for a tool call (--tool)\n\n${USAGE}`, PAY_EXIT.usage);
+  }
+  const args: Record<string, string> = {};
+  for (const pair of values.arg ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq < 1) throw new PayError(`--arg \`${pair}\` is not name=value`, PAY_EXIT.usage);
+    args[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
   const raw = positionals[0] as string;
   const out = values.out ?? null;
   try {
     const url = new URL(raw);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return { url, out };
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { url, out, tool, args };
   } catch {}
   throw new PayError(`\`${raw}\` is not an absolute http(s) URL`, PAY_EXIT.usage);
 }

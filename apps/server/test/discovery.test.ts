@@ -1,3 +1,4 @@
+import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsOnThread } from '../src/pipeline/work.js';
@@ -147,13 +148,37 @@ describe('discovery documents', () => {
     });
   });
 
-  it('/x402/discovery has one item per route whose accepts carry every price', async () => {
+  it('/x402/discovery has one item per route and one per MCP tool, whose accepts carry every price', async () => {
     const discovery = await doc('/x402/discovery');
     expect(discovery.x402Version).toBe(1);
-    const items = discovery.items as Body[];
+    const all = discovery.items as Body[];
+    const items = all.filter((item) => item.type === 'http');
     expect(items.map((item) => item.resource)).toStrictEqual(
       REGISTRY.map((route) => `${base}${route.path}`),
     );
+    // The MCP tools in the bazaar extension's MCP form, validated by @x402/extensions.
+    const tools = all.filter((item) => item.type === 'mcp');
+    expect(tools).toHaveLength(REGISTRY.length);
+    expect(all).toHaveLength(2 * REGISTRY.length);
+    expect(discovery.pagination).toMatchObject({ total: 2 * REGISTRY.length });
+    for (const [i, route] of REGISTRY.entries()) {
+      const tool = tools[i] as Body;
+      expect(tool.resource).toBe(`${base}/mcp`);
+      const bazaar = (tool.extensions as { bazaar: Record<string, unknown> }).bazaar;
+      expect(validateDiscoveryExtension(bazaar as never)).toMatchObject({ valid: true });
+      expect(bazaar.info).toMatchObject({
+        input: {
+          type: 'mcp',
+          // The official package names it `toolName` (the spec's prose says `tool`).
+          toolName: route.name,
+          transport: 'streamable-http',
+          inputSchema: { type: 'object' },
+        },
+      });
+      expect((tool.accepts as Body[]).map((a) => a.amount)).toStrictEqual(
+        route.prices.map((price) => String(price.amount)),
+      );
+    }
     for (const route of REGISTRY) {
       const item = items.find((i) => i.resource === `${base}${route.path}`) as Body;
       const accepts = item.accepts as Body[];

@@ -181,6 +181,37 @@ describe('the start-up with no configuration', () => {
     ).toBe(EXIT.valid);
   });
 
+  it('`pnpm pay --tool` pays a tools/call inside MCP: the terms, the payment in _meta, the settlement, the receipt', async () => {
+    const stack = service.payments!.stack;
+    const payeeBefore = await stack.balanceOf(DEV_PAY_TO);
+    const run = await pay([
+      `${service.server.url}/mcp`,
+      '--tool',
+      'notarize',
+      '--arg',
+      'content=hello',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `MCP ${service.server.url}/mcp  tools/call notarize {"content":"hello"}`,
+    );
+    expect(run.stdout).toContain('terms     isError result: x402Version 2, 1 way(s) to pay');
+    expect(run.stdout).toContain(`paid      0.008 test USDC on eip155:8453 to ${DEV_PAY_TO}`);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `settled {3}tx 0x[0-9a-f]{64} {2}payer ${DEV_PAYER.address} {2}network eip155:8453`,
+      ),
+    );
+    expect(run.stdout).toContain('"contentHash": "0x2cf24dba5fb0a30e');
+    expect(run.stdout).toContain(`valid (storefront-attest/3:${service.server.signer.address})`);
+    expect(await stack.balanceOf(DEV_PAY_TO)).toBe(payeeBefore + EXAMPLE_PRICE);
+    // Bad usage: an argument without a tool.
+    const usage = await pay([`${service.server.url}/mcp`, '--arg', 'content=x']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--arg is for a tool call (--tool)');
+  });
+
   it('`pnpm pay` says so when a receipt does not verify, exit 3', async () => {
     // A service that answers with the paid result, its text edited, and the real pinned key.
     const edited = { ...(paidResult as object), text: 'edited' };

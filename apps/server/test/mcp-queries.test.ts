@@ -89,10 +89,11 @@ describe('database statements of one MCP tools/call', () => {
     expect(statements).toHaveLength(1);
   });
 
-  it('no key: 401 from the headers alone, no statement at all', async () => {
+  it('no key and no payment: the x402 terms, no statement at all', async () => {
     statements.length = 0;
-    const res = await toolsCall('notarize', { content: 'x' }).expect(401);
-    expect(res.body.error.message).toMatch(/^Send an API key as/);
+    const res = await toolsCall('notarize', { content: 'x' }).expect(200);
+    expect(res.body.result.isError).toBe(true);
+    expect(res.body.result.structuredContent).toMatchObject({ x402Version: 2 });
     expect(statements).toStrictEqual([]);
   });
 });

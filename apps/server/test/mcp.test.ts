@@ -15,6 +15,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { MCP_TEXT_MAX_CHARS } from '../src/doors/mcp/result.js';
+import { PAYMENT_TERMS_SCHEMA } from '../src/doors/mcp/tools.js';
 import { extractRoute } from '../src/registry/extract/index.js';
 import { REGISTRY } from '../src/registry/index.js';
 import { notarizeRoute } from '../src/registry/notarize/index.js';
@@ -129,7 +130,10 @@ describe('the MCP door', () => {
         type: 'object',
         properties: route?.params.properties,
       });
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+      expect(tool.outputSchema).toMatchObject({
+        type: 'object',
+        anyOf: [{ type: 'object' }, PAYMENT_TERMS_SCHEMA],
+      });
       expect(tool.annotations).toStrictEqual({
         title: route?.title,
         readOnlyHint: true,
@@ -262,19 +266,37 @@ describe('the MCP door', () => {
     await client.close();
   });
 
-  it('answers a tool call without a key with HTTP 401 and WWW-Authenticate, never tools/list', async () => {
+  it('answers a tool call without a key with the x402 terms as an isError result (HTTP 200), and a bad key with HTTP 401', async () => {
     const client = await connect();
-    await expect(
-      client.callTool({ name: 'notarize', arguments: { content: 'x' } }),
-    ).rejects.toMatchObject({
-      code: 401,
-    });
+    // Listed first, so the client checks the result against the tool's outputSchema.
+    await client.listTools();
+    const result = await client.callTool({ name: 'notarize', arguments: { content: 'x' } });
+    expect(result.isError).toBe(true);
+    const terms = result.structuredContent as {
+      x402Version: number;
+      error: string;
+      accepts: { scheme: string; amount: string }[];
+      resource: { url: string };
+    };
+    expect(terms.x402Version).toBe(2);
+    expect(terms.error).toBe(
+      'The notarize tool costs $0.008 per call; pay with x402 in params._meta["x402/payment"] or send an API key as `Authorization: Bearer <key>`',
+    );
+    expect(terms.accepts[0]).toMatchObject({ scheme: 'exact', amount: '8000' });
+    expect(terms.resource.url).toContain('/buy/notarize');
+    // The x402 MCP transport: the first text block is the same object as JSON.
+    const blocks = result.content as { type: string; text: string }[];
+    expect(JSON.parse(blocks[0]?.text ?? '')).toStrictEqual(terms);
+    expect(blocks[1]?.text).toMatch(/^payment_required: /);
+    expect(blocks[1]?.text).toContain('_meta["x402/payment"]');
+    expect(blocks[1]?.text).toContain('/api/dev/keys');
     await client.close();
     const raw = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
+        authorization: 'Bearer not-a-key',
       },
       body: JSON.stringify({
         jsonrpc: '2.0',

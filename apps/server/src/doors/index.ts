@@ -4,9 +4,9 @@ import type { Meter } from '../metering/meter.js';
 import type { TierPlans } from '../metering/tiers.js';
 import type { Door } from '../pipeline/door.js';
 import { type KeyTicket, keyDoor } from './key/door.js';
-import { mcpDoor } from './mcp/door.js';
+import { mcpDoor, mcpPaymentDoor } from './mcp/door.js';
 import { ledgerFor } from './x402/chain.js';
-import { type X402Door, x402Door } from './x402/door.js';
+import { type X402Door, type X402Ticket, x402Door } from './x402/door.js';
 import { Facilitator } from './x402/facilitator.js';
 import type { Terms } from './x402/terms.js';
 
@@ -39,8 +39,10 @@ export function termsOf(deps: Pick<DoorParts, 'config' | 'signer'>): Terms {
 export interface Doors {
   readonly key: Door<KeyTicket>;
   readonly x402: X402Door;
-  /** The MCP door: the key door's meter behind MCP's own refusal of a call without a key. */
+  /** The MCP door of a call with a key: the key door's meter behind MCP's 401 for a bad key. */
   readonly mcp: Door<KeyTicket>;
+  /** The MCP door of a call without a key: the x402 door, paid in `_meta["x402/payment"]`. */
+  readonly mcpPayment: Door<X402Ticket>;
 }
 
 /** Build the doors of an app (once, in its composition root). */
@@ -63,5 +65,5 @@ export function createDoors(deps: DoorParts): Doors {
     plans: deps.plans,
     paymentRequired: x402.paymentRequired,
   });
-  return { key, x402, mcp: mcpDoor(key) };
+  return { key, x402, mcp: mcpDoor(key), mcpPayment: mcpPaymentDoor(x402) };
 }

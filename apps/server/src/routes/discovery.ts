@@ -2,10 +2,12 @@ import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode, httpStatusOf } from '@sto
 import { Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { termsOf } from '../doors/index.js';
-import { bazaarExtension } from '../doors/x402/bazaar.js';
+import { type McpTool, toolsOf } from '../doors/mcp/tools.js';
+import { bazaarExtension, mcpBazaarExtension } from '../doors/x402/bazaar.js';
 import { acceptEntry } from '../doors/x402/requirements.js';
 import { dollars, type RoutePaymentMetadata, routePaymentMetadata } from '../doors/x402/terms.js';
 import { jobsCatalog, jobsOpenApi } from '../jobs/discovery.js';
+import { MCP_PATH } from '../mcp-identity.js';
 import { creditsFor, PAID_TIERS } from '../metering/tiers.js';
 import { CHARGE_RULES } from '../pipeline/charge.js';
 import { runsOnThread } from '../pipeline/work.js';
@@ -221,9 +223,9 @@ export function discovery(deps: AppDeps) {
     payment,
   };
 
-  const x402Discovery = {
-    x402Version: 1,
-    items: registry.map((route) => ({
+  const tools = toolsOf(registry);
+  const items = [
+    ...registry.map((route) => ({
       resource: `${base}${route.path}`,
       type: 'http',
       x402Version: 1,
@@ -233,7 +235,27 @@ export function discovery(deps: AppDeps) {
       // route's input (query parameters) and output schema.
       extensions: { bazaar: bazaarExtension(route) },
     })),
-    pagination: { limit: registry.length, offset: 0, total: registry.length },
+    // Each route's MCP tool, paid with x402 inside MCP at the route's prices: the
+    // extension's MCP form, one item per tool on the one `/mcp` URL.
+    ...registry.map((route, i) => ({
+      resource: `${base}${MCP_PATH}`,
+      type: 'mcp',
+      x402Version: 1,
+      accepts: route.prices.map((price) => acceptEntry(route, price, base, terms)),
+      metadata: {
+        name: route.name,
+        title: route.title,
+        chargeRule: route.chargeRule,
+        tool: route.name,
+        payment,
+      },
+      extensions: { bazaar: mcpBazaarExtension(route, tools[i] as McpTool) },
+    })),
+  ];
+  const x402Discovery = {
+    x402Version: 1,
+    items,
+    pagination: { limit: items.length, offset: 0, total: items.length },
   };
 
   return { catalog, manifest, wellKnownX402, x402Discovery, openapi: openApi(deps, payment) };

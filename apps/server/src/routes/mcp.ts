@@ -9,12 +9,20 @@ import express, { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
 import { toolError, toolResult } from '../doors/mcp/result.js';
 import { toolsOf } from '../doors/mcp/tools.js';
+import {
+  PAYMENT_HEADER_NAMES,
+  PAYMENT_META,
+  PAYMENT_RESPONSE_META,
+  paymentHeaderOf,
+  paymentToolResult,
+  settlementOf,
+} from '../doors/mcp/x402-meta.js';
 import { written } from '../http/written.js';
 import { jobsInstructions } from '../jobs/discovery.js';
 import { MCP_SERVER } from '../mcp-identity.js';
 import { requestIdOf } from '../middleware/request-id.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
-import type { CallResult, Refusal } from '../pipeline/door.js';
+import type { CallResult, Door, Refusal } from '../pipeline/door.js';
 import { MCP_SLICE_CHARS } from '../registry/slice.js';
 import type { AnyRoute } from '../registry/types.js';
 
@@ -31,9 +39,12 @@ export const MCP_KEY_REQUIRED = -31001;
  * `POST /mcp`, the MCP transport (DESIGN §7; mcp.md): the streamable-HTTP transport of
  * the MCP SDK, stateless and answering JSON, with a fresh server and transport per
  * request. `initialize`, `tools/list` and notifications need no key. A `tools/call`
- * goes through the same pipeline as the HTTP route, through the MCP door (the key
- * door's meter, whose admission reads the key once): same prices, charge rules, ledger
- * rows and limits, same receipt.
+ * goes through the same pipeline as the HTTP route: with a key, through the MCP door
+ * (the key door's meter, whose admission reads the key once); without one, or with a
+ * payment in `_meta["x402/payment"]`, through the MCP payment door (the x402 door, as
+ * the x402 MCP transport specifies: the terms as an `isError` result, the settlement
+ * in `_meta["x402/payment-response"]`). Same prices, charge rules, ledger rows and
+ * limits, same receipt.
  *
  * The SDK computes the JSON-RPC answer and this adapter writes it (the SDK's web-standard
  * transport hands back a `Response` instead of writing one), so a call the door refused
@@ -96,11 +107,23 @@ export function mcpRoutes(deps: AppDeps): Router {
       }
       // The arguments as sent: the SDK's copy drops a `__proto__` name, which the params
       // check must see to refuse it like any unknown name. A tools/call is never batched.
-      const sent = (message?.params as { arguments?: Record<string, unknown> } | undefined)
-        ?.arguments;
+      const sentParams = message?.params as
+        | { arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }
+        | undefined;
+      const sent = sentParams?.arguments;
       const requestId = requestIdOf(res) ?? null;
       const args = sent ?? request.params.arguments ?? {};
-      const result = await callTool(route, args, requestId, req, res, extra.signal);
+      // A payment is used when one is sent, even beside a key, as over HTTP (x402.md §2);
+      // a call with neither is answered with the terms, by the x402 door.
+      const payment = sentParams?._meta?.[PAYMENT_META];
+      const paying = payment !== undefined || req.get('authorization') === undefined;
+      const paymentHeader = paymentHeaderOf(payment);
+      const header = paying
+        ? (name: string) => (PAYMENT_HEADER_NAMES.has(name) ? paymentHeader[name] : req.get(name))
+        : (name: string) => req.get(name);
+      const result = paying
+        ? await callTool(doors.mcpPayment, route, args, requestId, header, res, extra.signal)
+        : await callTool(doors.mcp, route, args, requestId, header, res, extra.signal);
       if (result === 'left') {
         return toolError(
           'The call was given up: its caller left. Nothing was charged.',
@@ -117,6 +140,17 @@ export function mcpRoutes(deps: AppDeps): Router {
         throw Object.assign(new Error(`${result.message}; mint a key at ${mintUrl}`), {
           code: MCP_KEY_REQUIRED,
         });
+      }
+      if (paying && result.kind === 'refused') {
+        const terms = paymentToolResult(result, mintUrl);
+        if (terms !== null) return terms as CallToolResult;
+      }
+      const settled = paying ? settlementOf(result) : null;
+      if (settled !== null) {
+        return {
+          ...toolResult(result, mintUrl),
+          _meta: { [PAYMENT_RESPONSE_META]: settled },
+        } as CallToolResult;
       }
       return toolResult(result, mintUrl) as CallToolResult;
     });
@@ -151,11 +185,12 @@ export function mcpRoutes(deps: AppDeps): Router {
    * One tool call through the pipeline and the MCP door: the pipeline's typed result,
    * or how the call ended without one (its caller left, or it failed on our side).
    */
-  const callTool = async (
+  const callTool = async <T>(
+    door: Door<T>,
     route: AnyRoute,
     args: Record<string, unknown>,
     requestId: string | null,
-    req: Request,
+    header: (name: string) => string | undefined,
     res: Response,
     cancelled: AbortSignal,
   ): Promise<CallResult | 'left' | 'failed'> => {
@@ -178,13 +213,8 @@ export function mcpRoutes(deps: AppDeps): Router {
     };
     const running = runPaidCall(
       pipeline,
-      doors.mcp,
-      {
-        route,
-        query: withBudget(route, queryOf(args)),
-        requestId,
-        header: (name) => req.get(name),
-      },
+      door,
+      { route, query: withBudget(route, queryOf(args)), requestId, header },
       exchange,
       deps.config.callDeadlineMs,
     );

@@ -19,18 +19,39 @@ export interface McpTool {
 }
 
 /**
+ * The x402 payment terms a tool answers a call without a key or payment with (an
+ * `isError` result whose `structuredContent` is the x402 v2 PaymentRequired, as the x402
+ * MCP transport specifies), so a client that checks results against `outputSchema`
+ * accepts them too.
+ */
+export const PAYMENT_TERMS_SCHEMA = {
+  type: 'object',
+  required: ['x402Version', 'accepts'],
+  properties: {
+    x402Version: { const: 2 },
+    error: { type: 'string' },
+    resource: { type: 'object' },
+    accepts: { type: 'array', items: { type: 'object' } },
+    extensions: { type: 'object' },
+  },
+} as const;
+
+/**
  * One tool per paid route, in the registry's order: the route's name, title and
- * description with its price, its query schema as the input and its answer (receipt
- * included) as the output. The tools are the routes: a route added to the registry is
+ * description with its price, its query schema as the input and, as the output, its
+ * answer (receipt included) or the x402 payment terms ({@link PAYMENT_TERMS_SCHEMA}). The tools are the routes: a route added to the registry is
  * a tool with no MCP code changed.
  */
 export function toolsOf(registry: readonly AnyRoute[]): McpTool[] {
   return registry.map((route) => ({
     name: route.name,
     title: route.title,
-    description: `${route.description} ${priceText(route)}${sliceText(route)} Needs \`Authorization: Bearer <key>\`; metered like ${route.path} over HTTP, with the same signed receipt in the result.`,
+    description: `${route.description} ${priceText(route)}${sliceText(route)} Send \`Authorization: Bearer <key>\` (metered like ${route.path} over HTTP), or pay per call with x402 in \`_meta["x402/payment"]\` (a call with neither gets the terms as an isError result); the same signed receipt is in the result.`,
     inputSchema: { ...route.params, type: 'object' },
-    outputSchema: { ...route.response, type: 'object' },
+    outputSchema: {
+      type: 'object',
+      anyOf: [{ ...route.response, type: 'object' }, PAYMENT_TERMS_SCHEMA],
+    },
     annotations: {
       title: route.title,
       readOnlyHint: true,

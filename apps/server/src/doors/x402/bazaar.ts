@@ -1,6 +1,7 @@
 import {
   bazaarResourceServerExtension,
   declareDiscoveryExtension,
+  type McpDiscoveryExtension,
   type QueryDiscoveryExtension,
 } from '@x402/extensions/bazaar';
 import type { AnyRoute } from '../../registry/types.js';
@@ -75,4 +76,33 @@ function declare(route: AnyRoute): BazaarExtension {
       },
     },
   };
+}
+
+/** Each route's MCP tool extension, made once. */
+const DECLARED_TOOLS = new WeakMap<AnyRoute, McpDiscoveryExtension>();
+
+/**
+ * The `bazaar` extension of `route`'s MCP tool, in the spec's MCP form (`input.type`
+ * `mcp`, the tool's name, its input schema as `tools/list` declares it, the route's
+ * example query as the example arguments, streamable HTTP), declared by
+ * `@x402/extensions`' own `declareDiscoveryExtension`. A catalog tells the tool apart by
+ * the pair (`/mcp`'s URL, `input.tool`).
+ */
+export function mcpBazaarExtension(
+  route: AnyRoute,
+  tool: { readonly description: string; readonly inputSchema: Record<string, unknown> },
+): McpDiscoveryExtension {
+  let extension = DECLARED_TOOLS.get(route);
+  if (extension === undefined) {
+    const { bazaar } = declareDiscoveryExtension({
+      toolName: route.name,
+      description: tool.description,
+      transport: 'streamable-http',
+      inputSchema: tool.inputSchema,
+      example: route.example.query,
+    });
+    extension = bazaar as McpDiscoveryExtension;
+    DECLARED_TOOLS.set(route, extension);
+  }
+  return extension;
 }

@@ -1,0 +1,222 @@
+/**
+ * x402 inside MCP, end to end with real money moving: the local chain and facilitator of
+ * the development payment stack, the service on real sockets, and an agent built from
+ * the MCP SDK's client and `@x402/core`'s client (the official `exact` scheme), paying
+ * a `tools/call` as the x402 MCP transport specifies.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { verifyReceipt } from '@storefront/attest';
+import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
+import { x402Client } from '@x402/core/client';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import { toClientEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { pino } from 'pino';
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { paymentsFor } from '../src/doors/x402/claims.js';
+import { type RunningServer, startServer } from '../src/server.js';
+import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import { ADMIN_TOKEN } from './keys.js';
+import { type Site, startSite } from './site.js';
+
+let stack: PaymentStack;
+let site: Site;
+let server: RunningServer;
+const schema = uniqueSchema();
+
+beforeAll(async () => {
+  stack = await startPaymentStack();
+  site = await startSite();
+  if (DATABASE_URL !== null) await createSchema(schema);
+  const dataDir = tempDir('storefront-mcp-x402-');
+  server = await startServer(
+    loadConfig(
+      {
+        NODE_ENV: 'test',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        ADMIN_TOKEN,
+        SAFE_FETCH_ALLOW: site.allow,
+        FACILITATOR_URL: stack.facilitatorUrl,
+        X402_ASSET: stack.asset,
+        X402_PAY_TO: stack.payTo,
+        X402_RPC_URL: stack.rpcUrl,
+        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
+      },
+      dataDir,
+    ),
+    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
+  );
+  await server.ready();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await site?.close();
+  await stack?.close();
+  if (DATABASE_URL !== null) await dropSchema(schema);
+}, 60_000);
+
+/** The official v2 client, paying from the development wallet. */
+function payer(): x402Client {
+  const client = new x402Client();
+  registerExactEvmScheme(client, {
+    signer: toClientEvmSigner(privateKeyToAccount(DEV_PAYER.privateKey as Hex)),
+  });
+  // The test token is not one of the client's default assets.
+  client.setSpendControls(false);
+  return client;
+}
+
+/** An MCP SDK client on the service's `/mcp`, with no key. */
+async function connect(): Promise<Client> {
+  const client = new Client({ name: 'storefront-x402-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  return client;
+}
+
+/** The refusal's code, named first in the second text block of a terms result. */
+function codeOf(result: CallToolResult): string {
+  const text = (result.content as { type: string; text: string }[])[1]?.text ?? '';
+  return text.slice(0, text.indexOf(':'));
+}
+
+/** The payment terms of an `isError` result, as the transport says a client reads them. */
+function termsOf(result: CallToolResult): PaymentRequired {
+  expect(result.isError).toBe(true);
+  const terms = result.structuredContent as unknown as PaymentRequired;
+  expect(terms.x402Version).toBe(2);
+  expect(Array.isArray(terms.accepts)).toBe(true);
+  return terms;
+}
+
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, string>,
+  payment?: PaymentPayload,
+): Promise<CallToolResult> {
+  return (await client.callTool({
+    name,
+    arguments: args,
+    ...(payment === undefined ? {} : { _meta: { 'x402/payment': payment } }),
+  })) as CallToolResult;
+}
+
+async function balances(): Promise<{ payer: bigint; payee: bigint }> {
+  return {
+    payer: await stack.balanceOf(DEV_PAYER.address),
+    payee: await stack.balanceOf(stack.payTo),
+  };
+}
+
+describe('x402 inside MCP on a local chain', () => {
+  it('pays a tool call: the terms as an isError result, the payment in _meta, the settlement back in _meta, the exact price on chain, a receipt that verifies', async () => {
+    const client = await connect();
+    const pinned = (
+      (await (await fetch(`${server.url}/.well-known/service-attestation`)).json()) as {
+        address: string;
+      }
+    ).address;
+    const args = { url: site.url('/wiki') };
+    const before = await balances();
+    const asked = await call(client, 'markdown', args);
+    const terms = termsOf(asked);
+    expect(codeOf(asked)).toBe('payment_required');
+    // The transport's first text block is the same object as JSON.
+    const blocks = asked.content as { type: string; text: string }[];
+    expect(JSON.parse(blocks[0]?.text ?? '')).toStrictEqual(terms);
+    expect(terms.accepts[0]).toMatchObject({
+      scheme: 'exact',
+      network: stack.network,
+      amount: '5000',
+      asset: stack.asset,
+      payTo: stack.payTo,
+    });
+    // Asking cost nothing.
+    expect(await balances()).toStrictEqual(before);
+
+    const payment = await payer().createPaymentPayload(terms);
+    const paid = await call(client, 'markdown', args, payment);
+    expect(paid.isError).toBeUndefined();
+    const body = paid.structuredContent as Record<string, unknown>;
+    expect(body.ok).toBe(true);
+    const settlement = paid._meta?.['x402/payment-response'] as {
+      success: boolean;
+      transaction: string;
+      network: string;
+      payer: string;
+    };
+    expect(settlement).toMatchObject({ success: true, network: stack.network });
+    expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(settlement.payer.toLowerCase()).toBe(DEV_PAYER.address.toLowerCase());
+
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(5000n);
+    expect(after.payee - before.payee).toBe(5000n);
+    const verification = verifyReceipt(body, pinned);
+    expect(verification.problems).toStrictEqual([]);
+    expect(verification.valid).toBe(true);
+    // The same books as the HTTP door: one settled, charged row with its transaction.
+    const rows = await paymentsFor(server.db, { payer: DEV_PAYER.address, limit: 100 });
+    const row = rows.find((r) => r.transaction === settlement.transaction);
+    expect(row).toMatchObject({ state: 'settled', charged: true });
+    await client.close();
+  }, 60_000);
+
+  it('refuses a replayed payment with the terms, before any work, and moves no more money', async () => {
+    const client = await connect();
+    const args = { url: site.url('/moved') };
+    const terms = termsOf(await call(client, 'fetch', args));
+    const payment = await payer().createPaymentPayload(terms);
+    const hits = site.hits.get('/moved') ?? 0;
+    const before = await balances();
+    const first = await call(client, 'fetch', args, payment);
+    expect(first.isError).toBeUndefined();
+    const second = await call(client, 'fetch', args, payment);
+    termsOf(second);
+    expect(codeOf(second)).toBe('payment_replayed');
+    expect(second._meta?.['x402/payment-response']).toBeUndefined();
+    expect(site.hits.get('/moved')).toBe(hits + 1);
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(3000n);
+    await client.close();
+  }, 60_000);
+
+  it('binds a payment to its call: the payment for one tool does not pay another', async () => {
+    const client = await connect();
+    const terms = termsOf(await call(client, 'links', { url: site.url('/product') }));
+    const payment = await payer().createPaymentPayload(terms);
+    const before = await balances();
+    // Same price (5000), other tool.
+    const other = await call(client, 'headers', { url: site.url('/product') }, payment);
+    termsOf(other);
+    expect(codeOf(other)).toBe('payment_mismatch');
+    expect(await balances()).toStrictEqual(before);
+    // The payment still pays the call it was signed for.
+    const own = await call(client, 'links', { url: site.url('/product') }, payment);
+    expect(own.isError).toBeUndefined();
+    expect(before.payer - (await balances()).payer).toBe(5000n);
+    await client.close();
+  }, 60_000);
+
+  it('refuses a payment that is not a PaymentPayload with the terms, and charges nothing', async () => {
+    const client = await connect();
+    const before = await balances();
+    const bad = await client.callTool({
+      name: 'notarize',
+      arguments: { content: 'x' },
+      _meta: { 'x402/payment': { x402Version: 2, payload: 'nonsense' } },
+    });
+    termsOf(bad as CallToolResult);
+    expect(codeOf(bad as CallToolResult)).toBe('payment_invalid');
+    expect(await balances()).toStrictEqual(before);
+    await client.close();
+  }, 60_000);
+});
