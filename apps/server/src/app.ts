@@ -15,6 +15,7 @@ import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { mcpDiscoveryRoutes } from './routes/mcp-discovery.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { pageRoutes } from './routes/pages.js';
 import { signalRoutes } from './routes/signal.js';
 
@@ -58,6 +59,9 @@ export function expressApp(deps: AppDeps, first: Prelude): Express {
   app.use(attestationRoutes(deps));
   app.use(signalRoutes(deps));
   app.use(discoveryRoutes(deps));
+  // OAuth metadata and the client-credentials grant, before the JSON 404s of other
+  // metadata paths below.
+  app.use(oauthRoutes(deps));
   // GET, DELETE and other methods on /mcp, /.well-known/mcp.json, JSON 404s of the OAuth
   // metadata paths; POST /mcp goes on to the MCP door after them.
   app.use(mcpDiscoveryRoutes(deps));

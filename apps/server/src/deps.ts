@@ -14,6 +14,7 @@ import { HostLimiter, HostRulesCache, type JobServices } from './jobs/crawl.js';
 import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
 import type { WebhookServices } from './jobs/webhooks.js';
+import { type AccessTokens, accessTokens } from './metering/access-tokens.js';
 import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
 import type { PipelineDeps } from './pipeline/call.js';
@@ -80,6 +81,11 @@ export interface AppParts {
   readonly queueSchema?: string;
   /** The webhook retry schedule (ms); default Standard Webhooks' (`WEBHOOK_RETRY_MS`). */
   readonly webhookRetryMs?: readonly number[];
+  /**
+   * The secret of OAuth access tokens (`accessTokenSecret` of the signer key, so every
+   * instance with that key reads every instance's tokens); default: random, this app only.
+   */
+  readonly accessTokenSecret?: Buffer;
 }
 
 /** What the job routes and the job workers share. */
@@ -120,6 +126,8 @@ export interface AppDeps {
   readonly pipeline: PipelineDeps;
   /** Crawl jobs: their queue, and what their tasks need. */
   readonly jobs: JobDeps;
+  /** OAuth access tokens (client credentials), each standing for one key. */
+  readonly accessTokens: AccessTokens;
 }
 
 /** Build the app's dependencies from its parts: the one place they are assembled. */
@@ -132,6 +140,7 @@ export function buildDeps(parts: AppParts): AppDeps {
   // Without probes of its own the app asks the system's resolver and audits port 443.
   const probes =
     parts.probes ?? createProbes({ dnsResolver: null, safeFetchAllow: '', tlsPort: 443 });
+  const tokens = accessTokens(parts.accessTokenSecret);
   const doors = createDoors({
     config,
     db: parts.db,
@@ -139,6 +148,7 @@ export function buildDeps(parts: AppParts): AppDeps {
     clock: parts.clock,
     meter,
     plans,
+    accessTokens: tokens,
   });
   const registry = parts.registry ?? REGISTRY;
   const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
@@ -196,6 +206,7 @@ export function buildDeps(parts: AppParts): AppDeps {
       draining,
     },
     jobs,
+    accessTokens: tokens,
   };
 }
 

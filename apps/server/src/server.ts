@@ -125,7 +125,7 @@ export async function startServer(
         : queueConnection(served.url, queueSchema, true);
     await migrateQueue(connection, logger);
 
-    const { signer, source } = await serviceSigner(config, logger);
+    const { signer, source, tokenSecret } = await serviceSigner(config, logger);
     await registerSigner(db, signer.address, signer.keyId);
     if (source === 'dev-created') {
       logger.warn(
@@ -200,6 +200,7 @@ export async function startServer(
       instanceId,
       draining: () => draining,
       queueSchema,
+      accessTokenSecret: tokenSecret,
       ...(options.webhookRetryMs === undefined ? {} : { webhookRetryMs: options.webhookRetryMs }),
     });
     const { meter, processor } = deps;

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { createSigner, generatePrivateKey, type Signer } from '@storefront/attest';
 import type { Logger } from 'pino';
+import { accessTokenSecret } from './metering/access-tokens.js';
 import { nativePersonalSign } from './signing.js';
 
 /** Where the development signer key lives inside the data directory. */
@@ -51,6 +52,8 @@ export async function serviceSigner(
 ): Promise<{
   readonly signer: Signer;
   readonly source: ReturnType<typeof loadSignerKey>['source'];
+  /** The secret of OAuth access tokens, derived from the signer key (`accessTokenSecret`). */
+  readonly tokenSecret: Buffer;
 }> {
   const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
   const backend = await nativePersonalSign();
@@ -60,5 +63,5 @@ export async function serviceSigner(
     );
   }
   const signer = createSigner(key.privateKey, backend ? { personalSign: backend } : {});
-  return { signer, source: key.source };
+  return { signer, source: key.source, tokenSecret: accessTokenSecret(key.privateKey) };
 }

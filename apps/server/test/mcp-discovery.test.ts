@@ -75,7 +75,11 @@ describe('GET /mcp', () => {
         requiredFor: ['tools/call'],
         issue: `${base}/api/dev/keys`,
         balance: `${base}/api/dev/balance`,
-        oauth: false,
+        oauth: {
+          grant: 'client_credentials',
+          tokenEndpoint: `${base}/oauth/token`,
+          protectedResourceMetadata: `${base}/.well-known/oauth-protected-resource/mcp`,
+        },
       },
       links: {
         developers: `${base}/developers`,
@@ -201,35 +205,53 @@ describe('CORS on /mcp', () => {
   });
 });
 
-describe('OAuth metadata paths: a JSON 404, never HTML', () => {
+describe('OAuth metadata paths: the metadata, or a JSON 404, never HTML', () => {
   const PATHS = [
-    '/.well-known/oauth-protected-resource',
-    '/.well-known/oauth-protected-resource/mcp',
-    '/.well-known/oauth-protected-resource/mcp/',
-    '/.well-known/oauth-authorization-server',
     '/.well-known/oauth-authorization-server/mcp',
     '/.well-known/openid-configuration',
     '/.well-known/openid-configuration/mcp',
     '/mcp/.well-known/openid-configuration',
   ];
 
-  it.each(PATHS)('GET %s: 404 not_found as JSON, pointing at bearer keys', async (path) => {
-    const res = await request(t.app)
-      .get(path)
-      .set('accept', 'application/json')
-      .set('mcp-protocol-version', LATEST_PROTOCOL_VERSION);
-    expect(res.status).toBe(404);
+  it.each(PATHS)(
+    'GET %s: 404 not_found as JSON, pointing at the metadata and keys',
+    async (path) => {
+      const res = await request(t.app)
+        .get(path)
+        .set('accept', 'application/json')
+        .set('mcp-protocol-version', LATEST_PROTOCOL_VERSION);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.text).not.toMatch(/<html|<!doctype/i);
+      expect(JSON.parse(res.text)).toMatchObject({ ok: false, error: 'not_found' });
+      expect(res.body.message).toContain(`${base}/.well-known/oauth-protected-resource/mcp`);
+      expect(res.body.message).toContain(`${base}/api/dev/keys`);
+      expect(res.body.requestId).toBeTypeOf('string');
+    },
+  );
+
+  it.each([
+    [
+      '/.well-known/oauth-protected-resource',
+      () => ({ resource: base, authorization_servers: [base] }),
+    ],
+    [
+      '/.well-known/oauth-protected-resource/mcp',
+      () => ({ resource: `${base}/mcp`, authorization_servers: [base] }),
+    ],
+    [
+      '/.well-known/oauth-authorization-server',
+      () => ({ issuer: base, token_endpoint: `${base}/oauth/token` }),
+    ],
+  ])('GET %s: the metadata as JSON', async (path, expected) => {
+    const res = await request(t.app).get(path).set('accept', 'application/json').expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.text).not.toMatch(/<html|<!doctype/i);
-    expect(JSON.parse(res.text)).toMatchObject({ ok: false, error: 'not_found' });
-    expect(res.body.message).toContain('no OAuth authorization server');
-    expect(res.body.message).toContain(`${base}/api/dev/keys`);
-    expect(res.body.requestId).toBeTypeOf('string');
+    expect(res.body).toMatchObject(expected());
   });
 
   it('a browser Accept gets JSON too', async () => {
     const res = await request(t.app)
-      .get('/.well-known/oauth-protected-resource/mcp')
+      .get('/.well-known/openid-configuration')
       .set('accept', 'text/html,*/*;q=0.8');
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -254,14 +276,17 @@ describe('OAuth metadata paths: a JSON 404, never HTML', () => {
       server?.close();
     });
 
-    it('finds no protected resource metadata: the clean "does not implement" error', async () => {
-      await expect(discoverOAuthProtectedResourceMetadata(url)).rejects.toThrow(
-        'Resource server does not implement OAuth 2.0 Protected Resource Metadata.',
-      );
+    it('finds the protected resource metadata of /mcp', async () => {
+      // The app's public address is http://storefront.test; it listens on loopback here.
+      const found = await discoverOAuthProtectedResourceMetadata(url);
+      expect(found.resource).toBe(`${base}/mcp`);
+      expect(found.authorization_servers).toStrictEqual([base]);
     });
 
-    it('finds no authorization server metadata', async () => {
-      await expect(discoverAuthorizationServerMetadata(url)).resolves.toBeUndefined();
+    it('finds the authorization server metadata: client credentials at /oauth/token', async () => {
+      const found = await discoverAuthorizationServerMetadata(new URL(url.origin));
+      expect(found?.token_endpoint).toBe(`${base}/oauth/token`);
+      expect(found?.grant_types_supported).toStrictEqual(['client_credentials']);
     });
   });
 });

@@ -4,6 +4,8 @@
  * that verify, and the refusals a client meets.
  */
 
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -509,5 +511,116 @@ describe('tools come from the registry', () => {
     expect(block.startsWith('a'.repeat(MCP_TEXT_MAX_CHARS - 1))).toBe(true);
     expect(block).toContain(`Cut at ${MCP_TEXT_MAX_CHARS} of ${text.length} characters`);
     expect((result.structuredContent as Body).text).toBe(text);
+  });
+});
+
+describe('machine authorization: OAuth client credentials on the same keys', () => {
+  const mcpUrl = () => new URL(`${server.url}/mcp`);
+
+  it('publishes RFC 9728 metadata for /mcp and RFC 8414 metadata of its authorization server', async () => {
+    const resource = (await (
+      await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)
+    ).json()) as Body;
+    expect(resource).toMatchObject({
+      resource: `${server.url}/mcp`,
+      authorization_servers: [server.url],
+      bearer_methods_supported: ['header'],
+    });
+    const issuer = (await (
+      await fetch(`${server.url}/.well-known/oauth-authorization-server`)
+    ).json()) as Body;
+    expect(issuer).toMatchObject({
+      issuer: server.url,
+      token_endpoint: `${server.url}/oauth/token`,
+      grant_types_supported: ['client_credentials'],
+    });
+  });
+
+  it("the SDK's ClientCredentialsProvider gets a token for a key and calls a tool on the key's credits", async () => {
+    const { key, keyId } = await liveKey(100);
+    const provider = new ClientCredentialsProvider({
+      clientId: keyId,
+      clientSecret: key,
+      expectedIssuer: server.url,
+    });
+    expect(await auth(provider, { serverUrl: mcpUrl() })).toBe('AUTHORIZED');
+    const token = provider.tokens()?.access_token ?? '';
+    expect(token).toMatch(/^mk_at_/);
+    const client = new Client({ name: 'storefront-machine', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider }));
+    const before = (await balanceOf(key)).credits as number;
+    const result = await client.callTool({ name: 'notarize', arguments: { content: 'machine' } });
+    expect(result.isError).toBeUndefined();
+    const body = result.structuredContent as Body;
+    expect(verifyReceipt(body, await pinnedKey()).valid).toBe(true);
+    expect(before - ((await balanceOf(key)).credits as number)).toBe(8);
+    await client.close();
+    // The same token on the HTTP key door, and for the key's balance.
+    const http = await fetch(`${server.url}/buy/notarize?content=machine`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(http.status).toBe(200);
+    expect(http.headers.get('storefront-charge')).toBe('credits;credits=8');
+    expect((await balanceOf(token)).credits).toBe(before - 16);
+  });
+
+  it('refuses a wrong secret, another grant, and a revoked key’s token', async () => {
+    const { key, keyId } = await liveKey(100);
+    const token = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
+    const wrong = await token(
+      `grant_type=client_credentials&client_id=${keyId}&client_secret=mk_live_${'x'.repeat(43)}`,
+    );
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ error: 'invalid_client' });
+    const basicWrong = await token('grant_type=client_credentials', {
+      authorization: `Basic ${Buffer.from(`key_other:${key}`).toString('base64')}`,
+    });
+    expect(basicWrong.status).toBe(401);
+    expect(basicWrong.headers.get('www-authenticate')).toMatch(/^Basic /);
+    const grant = await token(`grant_type=password&client_id=${keyId}&client_secret=${key}`);
+    expect(grant.status).toBe(400);
+    expect(await grant.json()).toMatchObject({ error: 'unsupported_grant_type' });
+
+    const ok = await token('grant_type=client_credentials', {
+      authorization: `Basic ${Buffer.from(`${keyId}:${key}`).toString('base64')}`,
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+    const issued = (await ok.json()) as {
+      access_token: string;
+      token_type: string;
+      expires_in: number;
+    };
+    expect(issued).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    expect((await admin(`/admin/keys/${keyId}/revoke`, {})).status).toBe(200);
+    const call = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${issued.access_token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'notarize', arguments: { content: 'x' } },
+      }),
+    });
+    expect(call.status).toBe(401);
+    expect(call.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    // An edited token is no token.
+    const edited = `${issued.access_token.slice(0, -1)}${issued.access_token.endsWith('A') ? 'B' : 'A'}`;
+    const res = await fetch(`${server.url}/buy/notarize?content=x`, {
+      headers: { authorization: `Bearer ${edited}` },
+    });
+    expect(res.status).toBe(401);
   });
 });

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import type { AccessTokens } from '../metering/access-tokens.js';
 import type { Meter } from '../metering/meter.js';
 import type { TierPlans } from '../metering/tiers.js';
 import type { Door } from '../pipeline/door.js';
@@ -19,6 +20,8 @@ export interface DoorParts {
   /** The key door's meter (it holds the tier table and this instance's lease). */
   readonly meter: Meter;
   readonly plans: TierPlans;
+  /** OAuth access tokens, read wherever a key is. */
+  readonly accessTokens: AccessTokens;
 }
 
 /** The payment terms with the receiving address resolved (the signer's when none is configured). */
@@ -60,10 +63,13 @@ export function createDoors(deps: DoorParts): Doors {
     clock: deps.clock,
     callDeadlineMs: deps.config.callDeadlineMs,
   });
+  const credential = (header: string | undefined) =>
+    deps.accessTokens.credential(header, deps.clock());
   const key = keyDoor({
     meter: deps.meter,
     plans: deps.plans,
     paymentRequired: x402.paymentRequired,
+    credential,
   });
-  return { key, x402, mcp: mcpDoor(key), mcpPayment: mcpPaymentDoor(x402) };
+  return { key, x402, mcp: mcpDoor(key, credential), mcpPayment: mcpPaymentDoor(x402) };
 }

@@ -1,12 +1,14 @@
 import { StorefrontError } from '@storefront/core';
 
 /**
- * Why a bearer key cannot be used: no key, a header that holds no key of ours, a key
- * that was never issued, or a revoked one (`tail`: its last four characters).
+ * Why a bearer key cannot be used: no key, a header that holds no key or access token of
+ * ours, an expired access token, a key that was never issued, or a revoked one (`tail`:
+ * its last four characters).
  */
 export type KeyRefusal =
   | { readonly kind: 'missing' }
   | { readonly kind: 'malformed' }
+  | { readonly kind: 'expired' }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'revoked'; readonly tail: string };
 
@@ -19,7 +21,9 @@ export function keyRefusalText(refusal: KeyRefusal): string {
     case 'missing':
       return 'Send an API key as `Authorization: Bearer <key>`';
     case 'malformed':
-      return 'Expected `Authorization: Bearer mk_test_…` or `Bearer mk_live_…`';
+      return 'Expected `Authorization: Bearer mk_test_…` or `Bearer mk_live_…` (or an access token from /oauth/token)';
+    case 'expired':
+      return 'The access token has expired; ask /oauth/token for a new one';
     case 'unknown':
       return 'Unknown API key';
     case 'revoked':

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { findSubscription, type SubscriptionRecord } from '../billing/store.js';
 import type { AppDeps } from '../deps.js';
 import { invalidKey, liveKey } from '../metering/key-refusals.js';
-import { bearerKey, hashKey, mintKey } from '../metering/keys.js';
+import { mintKey } from '../metering/keys.js';
 import { findKeyByHash, issueKey, type KeyRecord } from '../metering/store.js';
 import { isUnmetered, PLANLESS_TIER } from '../metering/tiers.js';
 
@@ -81,9 +81,9 @@ export function devKeyRoutes(deps: AppDeps): Router {
   });
 
   router.get('/api/dev/balance', async (req, res) => {
-    const bearer = bearerKey(req.get('authorization'));
+    const bearer = deps.accessTokens.credential(req.get('authorization'), deps.clock());
     if (bearer.kind !== 'key') throw invalidKey(bearer);
-    const found = liveKey(await findKeyByHash(deps.db, hashKey(bearer.key)));
+    const found = liveKey(await findKeyByHash(deps.db, bearer.keyHash));
     if (!found.ok) throw invalidKey(found.refusal);
     const { key } = found;
     const subscription =

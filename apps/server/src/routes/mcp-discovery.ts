@@ -47,7 +47,13 @@ export function mcpDiscovery(deps: Pick<AppDeps, 'config' | 'version' | 'registr
       issue: `${base}/api/dev/keys`,
       howTo: `POST ${base}/api/dev/keys mints a sandbox key (mk_test_, free calls); ?live=true mints a key that spends prepaid credits. A tool call costs its route's catalog price.`,
       balance: `${base}/api/dev/balance`,
-      oauth: false,
+      oauth: {
+        grant: 'client_credentials',
+        tokenEndpoint: `${base}/oauth/token`,
+        protectedResourceMetadata: `${base}/.well-known/oauth-protected-resource${MCP_PATH}`,
+        howTo:
+          'POST grant_type=client_credentials with client_id = the key id (key_…) and client_secret = the key; the access token stands for that key for an hour.',
+      },
     },
     tools: deps.registry.map((route) => route.name),
     jobs: {
@@ -145,7 +151,7 @@ export function mcpDiscoveryRoutes(deps: AppDeps): Router {
     sendError(
       res,
       'not_found',
-      `\`${req.method} ${req.path}\`: this service has no OAuth authorization server; send \`Authorization: Bearer <key>\` with a key from POST ${base}/api/dev/keys`,
+      `\`${req.method} ${req.path}\`: no metadata here. The MCP endpoint's protected-resource metadata is at ${base}/.well-known/oauth-protected-resource${MCP_PATH} and the authorization server's (client credentials) at ${base}/.well-known/oauth-authorization-server; or send \`Authorization: Bearer <key>\` with a key from POST ${base}/api/dev/keys`,
     );
   });
   return router;

@@ -19,7 +19,7 @@ import {
 } from '../doors/mcp/x402-meta.js';
 import { written } from '../http/written.js';
 import { jobsInstructions } from '../jobs/discovery.js';
-import { MCP_SERVER } from '../mcp-identity.js';
+import { MCP_PATH, MCP_SERVER } from '../mcp-identity.js';
 import { requestIdOf } from '../middleware/request-id.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult, Door, Refusal } from '../pipeline/door.js';
@@ -174,7 +174,7 @@ export function mcpRoutes(deps: AppDeps): Router {
     if (refused !== null) {
       res.setHeader(
         'WWW-Authenticate',
-        `Bearer realm="storefront", error="invalid_token", error_description="${headerSafe(refused.message)}"`,
+        `Bearer realm="storefront", error="invalid_token", error_description="${headerSafe(refused.message)}", resource_metadata="${base}/.well-known/oauth-protected-resource${MCP_PATH}"`,
       );
     }
     res.setHeader('Content-Length', json.length);

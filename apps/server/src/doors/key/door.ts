@@ -1,5 +1,5 @@
+import type { Credential } from '../../metering/access-tokens.js';
 import { type KeyRefusal, keyRefusalText } from '../../metering/key-refusals.js';
-import { bearerKey, hashKey } from '../../metering/keys.js';
 import type { Meter } from '../../metering/meter.js';
 import type { AdmittedKey, ChargeSource, Finish } from '../../metering/store.js';
 import { creditsFor, type TierPlans } from '../../metering/tiers.js';
@@ -29,6 +29,8 @@ export interface KeyDoorDeps {
   readonly plans: TierPlans;
   /** The 402 answer with the payment terms of `call` (the x402 door's challenge). */
   paymentRequired(call: PaidCall, error: PaymentRefusal, message: string): Refusal;
+  /** What an `Authorization` header names: a key or an access token (as the key's hash). */
+  credential(header: string | undefined): Credential;
 }
 
 /** The 402 refusals of the key door, each answered with the payment terms. */
@@ -49,7 +51,7 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
     name: 'key',
 
     async admit(call) {
-      const bearer = bearerKey(call.header('authorization'));
+      const bearer = deps.credential(call.header('authorization'));
       if (bearer.kind === 'missing') {
         return deps.paymentRequired(
           call,
@@ -58,10 +60,10 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
         );
       }
       const { requestId } = call;
-      if (bearer.kind === 'malformed') {
+      if (bearer.kind !== 'key') {
         return refusal('invalid_key', keyRefusalText(bearer), { requestId });
       }
-      const keyHash = hashKey(bearer.key);
+      const { keyHash } = bearer;
       const admission = await deps.meter.admit({
         keyHash,
         route: call.route.name,

@@ -1,5 +1,5 @@
+import type { Credential } from '../../metering/access-tokens.js';
 import { keyRefusalText } from '../../metering/key-refusals.js';
-import { bearerKey } from '../../metering/keys.js';
 import type { Door, Ending, PaidCall, Refusal } from '../../pipeline/door.js';
 import { refusal } from '../../pipeline/refusal.js';
 import type { KeyTicket } from '../key/door.js';
@@ -15,9 +15,12 @@ import { dollars } from '../x402/terms.js';
  * statement, which reads the key once (an unknown or revoked key is refused
  * `invalid_key` by it). A call without a key goes to {@link mcpPaymentDoor}.
  */
-export function mcpDoor(key: Door<KeyTicket>): Door<KeyTicket> {
+export function mcpDoor(
+  key: Door<KeyTicket>,
+  credential: (header: string | undefined) => Credential,
+): Door<KeyTicket> {
   const screen = (request: Pick<PaidCall, 'requestId' | 'header'>): Refusal | null => {
-    const bearer = bearerKey(request.header('authorization'));
+    const bearer = credential(request.header('authorization'));
     if (bearer.kind === 'key') return null;
     return refusal('invalid_key', keyRefusalText(bearer), { requestId: request.requestId });
   };
