@@ -120,10 +120,14 @@ async function pinnedKey(): Promise<string> {
 }
 
 describe('the MCP door', () => {
-  it('lists one tool per paid route, in registry order, without a key', async () => {
+  it('lists one tool per paid route, in registry order, and the crawl job tool, without a key', async () => {
     const client = await connect();
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toStrictEqual(REGISTRY.map((route) => route.name));
+    const listed = (await client.listTools()).tools;
+    expect(listed.map((tool) => tool.name)).toStrictEqual([
+      ...REGISTRY.map((route) => route.name),
+      'crawl_job',
+    ]);
+    const tools = listed.slice(0, REGISTRY.length);
     for (const tool of tools) {
       const route = REGISTRY.find((r) => r.name === tool.name);
       expect(tool.title).toBe(route?.title);
@@ -486,7 +490,11 @@ describe('tools come from the registry', () => {
         .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(listed.status).toBe(200);
       const names = (listed.body.result.tools as { name: string }[]).map((tool) => tool.name);
-      expect(names).toStrictEqual([...REGISTRY.map((route) => route.name), 'notarize-copy']);
+      expect(names).toStrictEqual([
+        ...REGISTRY.map((route) => route.name),
+        'notarize-copy',
+        'crawl_job',
+      ]);
     } finally {
       await t.dispose();
     }
@@ -622,5 +630,64 @@ describe('machine authorization: OAuth client credentials on the same keys', () 
       headers: { authorization: `Bearer ${edited}` },
     });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('crawl jobs as MCP tasks', () => {
+  it('runs a crawl job as a task: created, polled with tasks/get, its result with the signed manifest, charged per page', async () => {
+    const { key } = await liveKey(1000);
+    const client = await connect(key);
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'crawl_job');
+    expect(tool?.execution).toStrictEqual({ taskSupport: 'required' });
+    const before = (await balanceOf(key)).credits as number;
+    const messages: { type: string; task?: { taskId: string; status: string } }[] = [];
+    let result: Record<string, unknown> | null = null;
+    for await (const message of client.experimental.tasks.callToolStream(
+      {
+        name: 'crawl_job',
+        arguments: { url: site.shop.url('/'), limit: 3, format: 'markdown' },
+        task: { ttl: 60_000 },
+      },
+      CallToolResultSchema,
+    )) {
+      messages.push(message as never);
+      if (message.type === 'result') result = message.result as Record<string, unknown>;
+    }
+    expect(messages[0]?.type).toBe('taskCreated');
+    const taskId = messages[0]?.task?.taskId ?? '';
+    expect(taskId).toMatch(/^job_[0-9a-f]{24}$/);
+    const view = result?.structuredContent as Body;
+    expect(view).toMatchObject({ jobId: taskId, status: 'completed' });
+    expect(view.manifest).toBeTypeOf('object');
+    const delivered = view.completed as number;
+    expect(delivered).toBeGreaterThan(0);
+    expect(before - ((await balanceOf(key)).credits as number)).toBe(delivered * 5);
+    // The task is the job: the same key reads it over HTTP, another key cannot see it.
+    const http = await fetch(`${server.url}/jobs/${taskId}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(((await http.json()) as Body).status).toBe('completed');
+    const other = await connect((await liveKey(0)).key);
+    await expect(other.experimental.tasks.getTask(taskId)).rejects.toThrow(/not found/i);
+    await other.close();
+    await client.close();
+  }, 90_000);
+
+  it('says how to call it when called without a task, and needs a key', async () => {
+    const { key } = await liveKey(100);
+    const client = await connect(key);
+    const plain = await client.callTool({
+      name: 'crawl_job',
+      arguments: { url: site.shop.url('/'), limit: 2 },
+    });
+    expect(plain.isError).toBe(true);
+    expect((plain.content as { text: string }[])[0]?.text).toContain('params.task');
+    expect((await balanceOf(key)).credits).toBe(100);
+    await client.close();
+    const keyless = await connect();
+    await expect(
+      keyless.callTool({ name: 'crawl_job', arguments: { url: site.shop.url('/') } }),
+    ).rejects.toMatchObject({ code: 401 });
+    await keyless.close();
   });
 });

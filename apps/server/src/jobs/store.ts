@@ -125,7 +125,7 @@ const SOURCE_COLUMN: Readonly<Record<Exclude<PaySource, 'unmetered'>, string>> =
 export type KeyJobCreation =
   | { readonly kind: 'created'; readonly job: JobRow }
   | { readonly kind: 'unknown' }
-  | { readonly kind: 'revoked' }
+  | { readonly kind: 'revoked'; readonly tail: string }
   | { readonly kind: 'exhausted'; readonly error: 'sandbox_exhausted' | 'insufficient_credits' };
 
 /**
@@ -147,18 +147,19 @@ export async function createKeyJob(
     const { rows } = await tx.query<{
       key_id: string;
       tier: keyof TierPlans;
+      tail: string;
       revoked_at: unknown;
       credits: string;
       included_remaining: string;
       sandbox_remaining: number;
     }>(
-      `SELECT key_id, tier, revoked_at, credits, included_remaining, sandbox_remaining
+      `SELECT key_id, tier, tail, revoked_at, credits, included_remaining, sandbox_remaining
          FROM api_keys WHERE key_hash = $1 FOR UPDATE`,
       [keyHash],
     );
     const key = rows[0];
     if (key === undefined) return { kind: 'unknown' };
-    if (key.revoked_at !== null) return { kind: 'revoked' };
+    if (key.revoked_at !== null) return { kind: 'revoked', tail: key.tail };
     const plan = plans[key.tier];
     const limit = job.params.limit;
     const held: Record<PaySource, number> = {

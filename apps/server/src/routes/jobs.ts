@@ -1,11 +1,11 @@
 import { StorefrontError } from '@storefront/core';
 import express, { type Request, Router } from 'express';
 import type { AppDeps } from '../deps.js';
-import { pageRouteOf } from '../jobs/crawl.js';
-import { readCrawlJob } from '../jobs/params.js';
+import { createCrawlForKey, newCrawlJob } from '../jobs/create.js';
 import {
   cancelJob,
   createdView,
+  type JobReader,
   jobFor,
   jobReaderOf,
   jobView,
@@ -13,10 +13,7 @@ import {
   PAGES_PER_READ,
   pagesView,
 } from '../jobs/service.js';
-import { createKeyJob, type NewJob, newJobId, newWebhookSecret } from '../jobs/store.js';
 import { keyRefusalText } from '../metering/key-refusals.js';
-import { bearerKey, hashKey } from '../metering/keys.js';
-import { creditsFor } from '../metering/tiers.js';
 import { createX402Job } from './jobs-x402.js';
 
 /** The largest `POST /jobs/crawl` body (JSON). */
@@ -36,55 +33,15 @@ export function jobRoutes(deps: AppDeps): Router {
     express.json({ limit: MAX_BODY, type: () => true }),
     async (req, res) => {
       // Validation first: a bad body is 400 before any payment is asked or taken.
-      const read = readCrawlJob(req.body);
-      if (!read.ok) {
-        throw new StorefrontError('invalid_params', 'Invalid crawl job', { details: read.details });
-      }
-      const { params } = read;
-      const page = pageRouteOf(deps.registry, params.format);
-      const webhook =
-        params.webhook === null ? null : { ...params.webhook, secret: newWebhookSecret() };
-      const job: NewJob = {
-        id: newJobId(),
-        params,
-        route: page.route.name,
-        pagePrice: page.price,
-        pageCredits: creditsFor(page.price),
-        webhook,
-      };
-      const bearer = bearerKey(req.header('authorization'));
+      const job = newCrawlJob(deps, req.body);
+      const bearer = deps.accessTokens.credential(req.header('authorization'), deps.clock());
       if (bearer.kind === 'missing') {
         await createX402Job(deps, req, res, job);
         return;
       }
-      if (bearer.kind === 'malformed') {
-        throw new StorefrontError('invalid_key', keyRefusalText(bearer));
-      }
-      const created = await createKeyJob(
-        deps.db,
-        deps.jobs.queue,
-        hashKey(bearer.key),
-        deps.plans,
-        job,
-      );
-      if (created.kind === 'unknown') {
-        throw new StorefrontError('invalid_key', keyRefusalText({ kind: 'unknown' }));
-      }
-      if (created.kind === 'revoked') {
-        throw new StorefrontError(
-          'invalid_key',
-          keyRefusalText({ kind: 'revoked', tail: bearer.key.slice(-4) }),
-        );
-      }
-      if (created.kind === 'exhausted') {
-        throw new StorefrontError(
-          created.error,
-          `A crawl of up to ${params.limit} pages reserves ${params.limit} × ${job.pageCredits} credits (or ${params.limit} plan calls) up front; the key holds less`,
-        );
-      }
-      res
-        .status(202)
-        .json(await createdView(services, created.job.id, { webhookSecret: webhook?.secret }));
+      if (bearer.kind !== 'key') throw new StorefrontError('invalid_key', keyRefusalText(bearer));
+      const id = await createCrawlForKey(deps, bearer.keyHash, job);
+      res.status(202).json(await createdView(services, id, { webhookSecret: job.webhook?.secret }));
     },
   );
 
@@ -127,7 +84,12 @@ export function jobRoutes(deps: AppDeps): Router {
 /** The job of `req.params.id` when the caller may read it; else 404. */
 async function readable(deps: AppDeps, req: Request) {
   const id = String(req.params.id);
-  const job = await jobFor(deps.jobs.services, id, jobReaderOf(req.header('authorization')));
+  const header = req.header('authorization');
+  // A key or an access token reads its key's jobs; a job token its own job.
+  const bearer = deps.accessTokens.credential(header, deps.clock());
+  const reader: JobReader =
+    bearer.kind === 'key' ? { kind: 'key', keyHash: bearer.keyHash } : jobReaderOf(header);
+  const job = await jobFor(deps.jobs.services, id, reader);
   if (job === null) {
     throw new StorefrontError(
       'not_found',

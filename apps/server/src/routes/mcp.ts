@@ -4,11 +4,14 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { StorefrontError } from '@storefront/core';
 import express, { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
+import { CRAWL_JOB_TOOL, JobTaskStore } from '../doors/mcp/job-tasks.js';
 import { toolError, toolResult } from '../doors/mcp/result.js';
-import { toolsOf } from '../doors/mcp/tools.js';
+import { crawlJobToolOf, toolsOf } from '../doors/mcp/tools.js';
 import {
   PAYMENT_HEADER_NAMES,
   PAYMENT_META,
@@ -20,9 +23,11 @@ import {
 import { written } from '../http/written.js';
 import { jobsInstructions } from '../jobs/discovery.js';
 import { MCP_PATH, MCP_SERVER } from '../mcp-identity.js';
+import { keyRefusalText } from '../metering/key-refusals.js';
 import { requestIdOf } from '../middleware/request-id.js';
 import { type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult, Door, Refusal } from '../pipeline/door.js';
+import { refusal } from '../pipeline/refusal.js';
 import { MCP_SLICE_CHARS } from '../registry/slice.js';
 import type { AnyRoute } from '../registry/types.js';
 
@@ -60,6 +65,7 @@ export function mcpRoutes(deps: AppDeps): Router {
   // What `initialize` tells an agent besides the tools: the job API and its page prices.
   const instructions = jobsInstructions(registry, deps.config.publicBaseUrl);
   const routes = new Map<string, AnyRoute>(registry.map((route) => [route.name, route]));
+  const crawlJobTool = crawlJobToolOf(registry, base);
 
   router.post('/mcp', express.json({ limit: MAX_MCP_BODY }), async (req, res) => {
     const body: unknown = req.body;
@@ -93,12 +99,56 @@ export function mcpRoutes(deps: AppDeps): Router {
     // The MCP door's refusal of the call's key, when it refuses it: the answer becomes
     // an HTTP 401 (a tools/call is never batched, so there is at most one).
     const key: { refusal: Refusal | null } = { refusal: null };
+    // Crawl jobs as tasks, seen only by the key (or its access token) that made them.
+    const bearer = deps.accessTokens.credential(req.get('authorization'), deps.clock());
     const server = new Server(
       { name: MCP_SERVER.name, title: MCP_SERVER.title, version: deps.version },
-      { capabilities: { tools: {} }, instructions },
+      {
+        capabilities: {
+          tools: {},
+          tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        },
+        instructions,
+        taskStore: new JobTaskStore(deps, bearer.kind === 'key' ? bearer.keyHash : null),
+      },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools] }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [...tools, crawlJobTool],
+    }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      if (request.params.name === CRAWL_JOB_TOOL) {
+        if (bearer.kind !== 'key') {
+          const why = bearer.kind === 'missing' ? { kind: 'missing' as const } : bearer;
+          key.refusal = refusal('invalid_key', keyRefusalText(why), {
+            requestId: requestIdOf(res) ?? null,
+          });
+          throw Object.assign(
+            new Error(
+              `${key.refusal.message}; a crawl job is paid by a key (x402 jobs: POST ${base}/jobs/crawl); mint a key at ${mintUrl}`,
+            ),
+            { code: MCP_KEY_REQUIRED },
+          );
+        }
+        if (extra.taskStore === undefined || request.params.task === undefined) {
+          return toolError(
+            `${CRAWL_JOB_TOOL} runs as a task: call it with params.task (the MCP Tasks extension), then poll tasks/get and read tasks/result. Nothing was charged.`,
+          ) as CallToolResult;
+        }
+        try {
+          return { task: await extra.taskStore.createTask({ ttl: null }) } as never;
+        } catch (error) {
+          if (error instanceof StorefrontError) {
+            const details = ((error.details ?? []) as { param: string; message: string }[])
+              .map((d) => `\`${d.param}\`: ${d.message}`)
+              .join('; ');
+            throw new McpError(
+              JSONRPC_INVALID_PARAMS,
+              `${error.code}: ${error.message}${details === '' ? '' : ` (${details})`}. Nothing was charged.`,
+            );
+          }
+          throw error;
+        }
+      }
       const route = routes.get(request.params.name);
       if (route === undefined) {
         return toolError(

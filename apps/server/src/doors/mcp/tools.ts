@@ -1,6 +1,9 @@
+import { jobsInstructions } from '../../jobs/discovery.js';
+import { CRAWL_JOB_SCHEMA } from '../../jobs/params.js';
 import { MCP_SLICE_CHARS } from '../../registry/slice.js';
 import type { AnyRoute } from '../../registry/types.js';
 import { dollars } from '../x402/terms.js';
+import { CRAWL_JOB_TOOL } from './job-tasks.js';
 
 /** An MCP tool as `tools/list` publishes it. */
 export interface McpTool {
@@ -75,4 +78,26 @@ function priceText(route: AnyRoute): string {
   if (more.length === 0) return `Price: ${dollars(first.amount)} per call.`;
   const tiers = route.prices.map((p) => `${dollars(p.amount)} (${p.tier}: ${p.includes})`);
   return `Price per call by what the arguments ask for: ${tiers.join('; ')}.`;
+}
+
+/**
+ * The tool that runs a crawl job as an MCP task (`execution.taskSupport: required`): its
+ * arguments are `POST /jobs/crawl`'s body, its pages are priced as that route's, and the
+ * task is polled with `tasks/get` and read with `tasks/result`.
+ */
+export function crawlJobToolOf(registry: readonly AnyRoute[], base: string) {
+  return {
+    name: CRAWL_JOB_TOOL,
+    title: 'Crawl job',
+    description: `${jobsInstructions(registry, base)} As an MCP task: call with params.task, poll tasks/get (status, pages so far), then tasks/result (the job and its signed manifest); tasks/cancel cancels it and charges nothing more. Needs \`Authorization: Bearer <key>\` (or an access token): the limit's page prices are reserved from the key up front, unused pages released at the end.`,
+    inputSchema: { ...CRAWL_JOB_SCHEMA, type: 'object' as const },
+    execution: { taskSupport: 'required' as const },
+    annotations: {
+      title: 'Crawl job',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
+  };
 }
