@@ -136,6 +136,14 @@ interface Counts {
   inFigure: boolean;
   /** What the walk asks of the element's tag ({@link TAG_BITS}). */
   kind: number;
+  /**
+   * The last kept heading among the children, while nothing kept with text follows it
+   * (see {@link TAIL_HEADING}); the link lists after it; the characters of text after it
+   * that were left out or are such lists.
+   */
+  tailHeading: Stats | null;
+  tailLists: Stats[] | null;
+  tailGone: number;
 }
 
 const SCORED_LEAVES: ReadonlySet<string> = new Set([
@@ -255,6 +263,8 @@ const NEGATIVE_TOKENS: ReadonlySet<string> = new Set([
 
 /** Tokens of user comments: left out of the content below the root whatever their length. */
 const COMMENT_TOKENS: ReadonlySet<string> = new Set(['comment', 'comments', 'disqus', 'respond']);
+/** Tokens of a picture's caption or its credit line ("Photo: …", "… / Getty Images"). */
+const CAPTION_TOKENS: ReadonlySet<string> = new Set(['caption', 'credit', 'credits', 'copyright']);
 /** Tokens of a byline or an author box: left out unless it is {@link STRONG_TEXT} long. */
 const BYLINE_TOKENS: ReadonlySet<string> = new Set(['byline', 'author', 'dateline']);
 
@@ -265,6 +275,10 @@ const MIN_CONTENT = 500;
 const CAPTION_SHARE = 0.15;
 /** Below MIN_CONTENT, fully cleaned content with this many characters outside links is kept. */
 const SHORT_STORY = 150;
+/** A heading this short (characters) ending its parent over left-out blocks goes with them. */
+const TAIL_HEADING = 100;
+/** A list with at least this share of link text is a list of links. */
+const LINK_LIST_DENSITY = 0.8;
 /** Text that overrules a chrome class/id token: this many characters of prose... */
 const STRONG_TEXT = 400;
 /** ...at most this link density. */
@@ -412,7 +426,10 @@ function measure(body: HtmlElement, into: Measures): void {
         measureText(node.value);
         const length = measuredLength;
         const commas = measuredCommas;
-        if (length > 0) breaks = 0;
+        if (length > 0) {
+          breaks = 0;
+          top.tailHeading = null;
+        }
         s.text += length;
         s.own += length;
         s.keptFull += length;
@@ -513,6 +530,9 @@ function measure(body: HtmlElement, into: Measures): void {
       c.runCommas = 0;
       c.inFigure = figureDepth > 0 || tag === 'figure';
       c.kind = kind;
+      c.tailHeading = null;
+      c.tailLists = null;
+      c.tailGone = 0;
       if (tag === 'a') {
         linkWeights.push(linkWeight);
         const href = getAttr(node, 'href');
@@ -582,12 +602,32 @@ function measure(body: HtmlElement, into: Measures): void {
         s.linksFull += s.text;
         s.linksFullBare += s.text;
       }
+      // A heading whose section below it was left out ("More on this", "Read also" over
+      // related links) or is a list of links ends its parent: it heads nothing of the
+      // content, and goes with that list in a full cleaning. What went must be a block of
+      // text, not a section title's "[edit]" link.
+      if (c.tailHeading !== null && c.tailGone >= MIN_UNIT && c.tailGone >= c.tailHeading.text) {
+        dropTail(s, c.tailHeading, leftFull);
+        if (c.tailLists !== null) for (const t of c.tailLists) dropTail(s, t, leftFull);
+      }
       // The measures are complete: judge the element for the cleaning (see keptBelow).
       const light = shouldLeave(node, s, c, false);
       const full = shouldLeave(node, s, c, true);
       if (light) leftLight.add(node);
       if (full) leftFull.add(node);
       if (parent !== null) {
+        if (!full && (kind & HEADING) !== 0 && s.keptFull > 0 && s.text <= TAIL_HEADING) {
+          parent.tailHeading = s;
+          parent.tailLists = null;
+          parent.tailGone = 0;
+        } else if (parent.tailHeading !== null) {
+          if (full) parent.tailGone += s.text;
+          else if (isLinkList(tag, s)) {
+            if (parent.tailLists === null) parent.tailLists = [];
+            parent.tailLists.push(s);
+            parent.tailGone += s.text;
+          } else if (s.keptFull > 0) parent.tailHeading = null;
+        }
         const p = parent.stats;
         if (!light) {
           p.keptLight += s.keptLight;
@@ -604,6 +644,28 @@ function measure(body: HtmlElement, into: Measures): void {
       }
     },
   });
+}
+
+/** Whether an element's parent is a quote or figure (a `<footer>` there names who is quoted). */
+function inQuote(element: HtmlElement): boolean {
+  const parent = element.parentNode;
+  return parent !== null && 'tagName' in parent && QUOTES.has(parent.tagName);
+}
+
+/** A list whose text is nearly all link text (related stories, tags). */
+function isLinkList(tag: string, s: Stats): boolean {
+  return (tag === 'ul' || tag === 'ol') && s.text > 0 && s.links >= s.text * LINK_LIST_DENSITY;
+}
+
+/** Leave a child out of a full cleaning after its parent's sums have counted it. */
+function dropTail(parent: Stats, child: Stats, leftFull: Set<HtmlElement>): void {
+  leftFull.add(child.element);
+  parent.keptFull -= child.keptFull;
+  parent.linksFull -= child.linksFull;
+  if (!child.caption) {
+    parent.keptFullBare -= child.keptFullBare;
+    parent.linksFullBare -= child.linksFullBare;
+  }
 }
 
 /** The first `<main>` (or `role=main`) with text, else the only `<article>` with text. */
@@ -818,7 +880,11 @@ function shouldLeave(element: HtmlElement, s: Stats, c: Counts, full: boolean): 
   // (`most-popular`, `trending`, `teaser`…): a short story or a paywall stub read from a
   // wider root would otherwise bring them along.
   if (!full && weight < 0 && !strong && LIGHTLY_CLEANED.has(tag)) return true;
-  if (!full || !CLEANED.has(tag)) return false;
+  if (!full) return false;
+  // A `<footer>` inside an article or section (a site footer is chrome) is that section's
+  // small print: its tags, categories, "posted in…" line and share links.
+  if (tag === 'footer' && !strong && !inQuote(element)) return true;
+  if (!CLEANED.has(tag)) return false;
   if (tag === 'table' && isDataTable(element, s, c)) return false;
   if (weight < 0 && !strong) return true;
   if (c.commas >= 10) return false;
@@ -912,7 +978,7 @@ function tokenFlagsOf(element: HtmlElement, name: 'class' | 'id'): number {
       if (POSITIVE_TOKENS.has(token)) bits |= POSITIVE;
       if (COMMENT_TOKENS.has(token)) bits |= COMMENT;
       if (BYLINE_TOKENS.has(token)) bits |= BYLINE;
-      if (token === 'caption') bits |= CAPTION;
+      if (CAPTION_TOKENS.has(token)) bits |= CAPTION;
     }
     if (hidesByClass(value)) bits |= HIDDEN;
     if (tokenBits.size >= TOKEN_CACHE_MAX) tokenBits.clear();

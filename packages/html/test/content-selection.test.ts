@@ -199,3 +199,66 @@ ${quote('Omar Siddiqui, Director of CX, Kestrel Mobility')}
   expect(text).toContain('Leah Brandt, Head of Support');
   expect(text).toContain('Omar Siddiqui');
 });
+
+/** Five paragraphs of a story, enough for the rules that only apply to a story. */
+const STORY = [
+  'The Weir Street bridge reopened on Monday, eleven weeks after a lorry struck its parapet, and traffic was flowing again by the afternoon rush.',
+  'The council said that the repairs cost less than expected, and that cameras at both ends will now watch for oversized vehicles, day and night.',
+  'Residents welcomed the news, though some said the detour had been a useful lesson in how much traffic the old town can take, and a few hoped it would stay.',
+  'Shops on the high street, which lost trade while the bridge was shut, said that customers came back within hours, some of them with flowers for the workers.',
+  'The next repairs, to the towpath under the bridge, start in the autumn and will close the path for a month, the council said in a statement on Monday.',
+]
+  .map((p) => `<p>${p}</p>`)
+  .join('\n');
+
+test('a heading over a left-out list of related links goes with the list', () => {
+  const related = `<div class="more"><h3>More on this story</h3><div class="teasers">${[1, 2, 3]
+    .map(
+      (i) => `<div><a href="/story/${i}">Another headline about the bridge, number ${i}</a></div>`,
+    )
+    .join('')}</div></div>`;
+  const linkList = `<h2>Read also</h2><ul>${[1, 2, 3]
+    .map((i) => `<li><a href="/more/${i}">A related story about the town, part ${i}</a></li>`)
+    .join('')}</ul>`;
+  const text = contentOf(`<html><body><article><div class="story">${STORY}
+<h2>What happens next</h2><p>The towpath closes in the autumn, and the footbridge upstream stays open throughout, the council said.</p>
+${related}${linkList}</div></article></body></html>`);
+  expect(text).toContain('eleven weeks after a lorry');
+  expect(text).toContain('What happens next');
+  expect(text).toContain('The towpath closes in the autumn');
+  expect(text).not.toContain('More on this story');
+  expect(text).not.toContain('Read also');
+  expect(text).not.toContain('A related story about the town');
+});
+
+test('a section title beside its short edit link keeps its heading', () => {
+  const section = (title: string) =>
+    `<div class="heading"><h2>${title}</h2><span class="editsection">[<a href="/edit">edit</a>]</span></div>`;
+  const text = contentOf(
+    `<html><body><main><div class="content">${section('History')}${STORY}${section('Geography')}${STORY.replaceAll('bridge', 'ridge')}</div></main></body></html>`,
+  );
+  expect(text).toContain('History');
+  expect(text).toContain('Geography');
+});
+
+test('picture credits are left out of a story like captions', () => {
+  const text = contentOf(`<html><body><article>
+<figure><img src="/bridge.jpg" alt=""><span class="photo-credit">Agency Photos / J. Smith</span></figure>
+${STORY}
+<p class="image"><img src="/works.jpg" alt=""><span class="copyright">(Photo: Town Council)</span></p>
+</article></body></html>`);
+  expect(text).toContain('eleven weeks after a lorry');
+  expect(text).toContain('close the path for a month');
+  expect(text).not.toContain('Agency Photos');
+  expect(text).not.toContain('Photo: Town Council');
+});
+
+test("an article's own footer is left out, a quote's footer is kept", () => {
+  const text = contentOf(`<html><body><article><h1>Bridge reopens</h1>${STORY}
+<blockquote><p>We are glad to have our bridge back, and we will not take it for granted again.</p><footer>Mary Pole, resident</footer></blockquote>
+<footer class="entry-meta">This entry was posted in Transport and tagged bridge, council. Bookmark the permalink.</footer>
+</article></body></html>`);
+  expect(text).toContain('eleven weeks after a lorry');
+  expect(text).toContain('Mary Pole, resident');
+  expect(text).not.toContain('This entry was posted');
+});
