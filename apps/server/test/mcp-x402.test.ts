@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { verifyReceipt } from '@storefront/attest';
 import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
-import { x402Client } from '@x402/core/client';
+import type { x402Client } from '@x402/core/client';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
@@ -23,6 +23,7 @@ import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { ADMIN_TOKEN } from './keys.js';
 import { type Site, startSite } from './site.js';
+import { officialV2Payer } from './x402/payments.js';
 
 let stack: PaymentStack;
 let site: Site;
@@ -65,13 +66,7 @@ afterAll(async () => {
 
 /** The official v2 client, paying from the development wallet. */
 function payer(): x402Client {
-  const client = new x402Client();
-  registerExactEvmScheme(client, {
-    signer: toClientEvmSigner(privateKeyToAccount(DEV_PAYER.privateKey as Hex)),
-  });
-  // The test token is not one of the client's default assets.
-  client.setSpendControls(false);
-  return client;
+  return officialV2Payer(DEV_PAYER.privateKey);
 }
 
 /** An MCP SDK client on the service's `/mcp`, with no key. */

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyReceipt } from '@storefront/attest';
 import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
-import { x402Client } from '@x402/core/client';
+import type { x402Client } from '@x402/core/client';
 import {
   decodePaymentRequiredHeader,
   decodePaymentResponseHeader,
@@ -35,6 +35,7 @@ import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from '.
 import { type AuditNet, startAuditNet } from './hosts.js';
 import { ADMIN_TOKEN } from './keys.js';
 import { type Site, startSite } from './site.js';
+import { officialV2Payer } from './x402/payments.js';
 
 type Body = Record<string, unknown>;
 
@@ -134,13 +135,7 @@ afterAll(async () => {
 
 /** The official v2 client, paying from the development wallet. */
 function v2Client(): x402Client {
-  const client = new x402Client();
-  registerExactEvmScheme(client, {
-    signer: toClientEvmSigner(privateKeyToAccount(DEV_PAYER.privateKey as Hex)),
-  });
-  // The test token is not one of the client's default assets.
-  client.setSpendControls(false);
-  return client;
+  return officialV2Payer(DEV_PAYER.privateKey);
 }
 
 /** The official v2 client naming its payments with `id` (the `payment-identifier` extension). */

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import type { PaymentRequired } from '@x402/core/types';
+import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import type { Hex } from 'viem';
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts';
 import { createPaymentHeader } from 'x402/client';
 import { PaymentRequirementsSchema } from 'x402/types';
@@ -136,4 +138,18 @@ export function handMade(
   );
   if (!read.ok) throw new Error(read.message);
   return read.payment;
+}
+
+/**
+ * The official v2 client paying from `privateKey` (the development wallet's, in tests on
+ * the local chain), with the client's spend controls off: the test token is not one of
+ * its default assets.
+ */
+export function officialV2Payer(privateKey: string): x402Client {
+  const client = new x402Client();
+  registerExactEvmScheme(client, {
+    signer: toClientEvmSigner(privateKeyToAccount(privateKey as Hex)),
+  });
+  client.setSpendControls(false);
+  return client;
 }
