@@ -164,9 +164,7 @@ async function payMcp(
       { timeout: REQUEST_TIMEOUT_MS },
     )) as CallToolResult;
   io.stdout(`MCP ${url.href}  tools/call ${tool} ${JSON.stringify(args)}`);
-  await reach(url, () =>
-    mcp.connect(new StreamableHTTPClientTransport(url)).then(() => new Response()),
-  );
+  await reach(url, () => mcp.connect(new StreamableHTTPClientTransport(url)));
   try {
     const asked = await call();
     const required = termsIn(asked);
@@ -286,7 +284,7 @@ function payingClient(key: `0x${string}`): x402Client {
 }
 
 /** Run a request, turning "could not connect" and the client's refusals into one line. */
-async function reach(url: URL, request: () => Promise<Response>): Promise<Response> {
+async function reach<T>(url: URL, request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {

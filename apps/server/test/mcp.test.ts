@@ -673,6 +673,27 @@ describe('crawl jobs as MCP tasks', () => {
     await client.close();
   }, 90_000);
 
+  it('refuses bad arguments and a key that cannot cover the limit with a JSON-RPC error naming the code; nothing is reserved', async () => {
+    const { key } = await liveKey(4);
+    const client = await connect(key);
+    const start = (args: Record<string, unknown>) =>
+      client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'crawl_job', arguments: args, task: { ttl: 60_000 } },
+        },
+        CallToolResultSchema,
+      );
+    await expect(start({ url: 'not a url', limit: 3 })).rejects.toThrow(
+      /invalid_params: Invalid crawl job \(`url`: .+\)\. Nothing was charged\./,
+    );
+    await expect(start({ url: site.shop.url('/'), limit: 3 })).rejects.toThrow(
+      /insufficient_credits: A crawl of up to 3 pages reserves 3 × 5 credits/,
+    );
+    expect((await balanceOf(key)).credits).toBe(4);
+    await client.close();
+  });
+
   it('says how to call it when called without a task, and needs a key', async () => {
     const { key } = await liveKey(100);
     const client = await connect(key);

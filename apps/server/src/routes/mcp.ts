@@ -118,8 +118,7 @@ export function mcpRoutes(deps: AppDeps): Router {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       if (request.params.name === CRAWL_JOB_TOOL) {
         if (bearer.kind !== 'key') {
-          const why = bearer.kind === 'missing' ? { kind: 'missing' as const } : bearer;
-          key.refusal = refusal('invalid_key', keyRefusalText(why), {
+          key.refusal = refusal('invalid_key', keyRefusalText(bearer), {
             requestId: requestIdOf(res) ?? null,
           });
           throw Object.assign(
