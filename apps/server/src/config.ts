@@ -121,6 +121,12 @@ export interface PaymentConfig {
    * unknown; the local stack's chain in development; null: such payments stay unknown.
    */
   readonly rpcUrl: string | null;
+  /**
+   * `X402_BATCH_REDEEM_SECONDS`: how long after a channel's first unredeemed voucher its
+   * vouchers are redeemed (claimed on chain and moved to `payTo`), so that one redemption
+   * covers many calls; 0 turns `batch-settlement` off (the terms offer only `exact`).
+   */
+  readonly batchRedeemSeconds: number;
 }
 
 /**
@@ -152,6 +158,9 @@ export const LOCAL_PAYMENTS_NETWORK = 'eip155:8453';
  * retry and still answers well inside the 60 s a payment is valid.
  */
 export const DEFAULT_FACILITATOR_TIMEOUT_MS = 15_000;
+
+/** Seconds from a channel's first unredeemed voucher to its redemption (`X402_BATCH_REDEEM_SECONDS`). */
+export const DEFAULT_BATCH_REDEEM_SECONDS = 60;
 
 /**
  * Where the development chain's test token is: USDC's address on Base, so that the
@@ -257,6 +266,14 @@ export function loadConfig(
     100,
     120_000,
     'FACILITATOR_TIMEOUT_MS',
+    problems,
+  );
+  const batchRedeemSeconds = integer(
+    env.X402_BATCH_REDEEM_SECONDS,
+    DEFAULT_BATCH_REDEEM_SECONDS,
+    0,
+    86_400,
+    'X402_BATCH_REDEEM_SECONDS',
     problems,
   );
   const legacyNetworkNames = flag(
@@ -411,6 +428,7 @@ export function loadConfig(
       legacyNetworkNames,
       testnet,
       rpcUrl,
+      batchRedeemSeconds,
     },
     enterprisePerMinute,
     reservationTtlSeconds,

@@ -9,10 +9,12 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createDoors, type Doors, termsOf } from './doors/index.js';
+import { pricesOf } from './doors/x402/batch.js';
 import { ledgerFor } from './doors/x402/chain.js';
 import { HostLimiter, HostRulesCache, type JobServices } from './jobs/crawl.js';
 import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
+import { scheduleRedemption } from './jobs/redeem.js';
 import type { WebhookServices } from './jobs/webhooks.js';
 import { type AccessTokens, accessTokens } from './metering/access-tokens.js';
 import { Meter } from './metering/meter.js';
@@ -141,6 +143,8 @@ export function buildDeps(parts: AppParts): AppDeps {
   const probes =
     parts.probes ?? createProbes({ dnsResolver: null, safeFetchAllow: '', tlsPort: 443 });
   const tokens = accessTokens(parts.accessTokenSecret);
+  const registry = parts.registry ?? REGISTRY;
+  const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
   const doors = createDoors({
     config,
     db: parts.db,
@@ -149,9 +153,10 @@ export function buildDeps(parts: AppParts): AppDeps {
     meter,
     plans,
     accessTokens: tokens,
+    prices: pricesOf(registry),
+    scheduleRedemption: (tx) =>
+      scheduleRedemption(queue, tx, parts.clock(), config.payment.batchRedeemSeconds),
   });
-  const registry = parts.registry ?? REGISTRY;
-  const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
   const jobs: JobDeps = {
     queue,
     payments: new JobPayments({

@@ -62,6 +62,7 @@ beforeAll(async () => {
         legacyNetworkNames: false,
         testnet: true,
         rpcUrl: stack.rpcUrl,
+        batchRedeemSeconds: 0,
       },
     },
   );

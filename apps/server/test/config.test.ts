@@ -32,6 +32,7 @@ describe('loadConfig', () => {
         legacyNetworkNames: false,
         testnet: false,
         rpcUrl: null,
+        batchRedeemSeconds: 60,
       },
       enterprisePerMinute: 3000,
       reservationTtlSeconds: 300,

@@ -111,6 +111,7 @@ export async function testApp(overrides: Partial<AppParts> = {}, config: Partial
         legacyNetworkNames: false,
         testnet: false,
         rpcUrl: null,
+        batchRedeemSeconds: 0,
       },
       enterprisePerMinute: 3000,
       reservationTtlSeconds: 300,

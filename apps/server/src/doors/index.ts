@@ -1,11 +1,12 @@
 import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import type { AccessTokens } from '../metering/access-tokens.js';
 import type { Meter } from '../metering/meter.js';
 import type { TierPlans } from '../metering/tiers.js';
 import type { Door } from '../pipeline/door.js';
 import { type KeyTicket, keyDoor } from './key/door.js';
 import { mcpDoor, mcpPaymentDoor } from './mcp/door.js';
+import { BatchSettlement } from './x402/batch.js';
 import { ledgerFor } from './x402/chain.js';
 import { type X402Door, type X402Ticket, x402Door } from './x402/door.js';
 import { Facilitator } from './x402/facilitator.js';
@@ -22,6 +23,13 @@ export interface DoorParts {
   readonly plans: TierPlans;
   /** OAuth access tokens, read wherever a key is. */
   readonly accessTokens: AccessTokens;
+  /** Every price of a paid call (atomic units): `batch-settlement` makes their terms at start. */
+  readonly prices: readonly number[];
+  /**
+   * Schedule the redemption of `batch-settlement` vouchers, in the transaction of a
+   * channel's first charge since its last redemption (the job queue's task).
+   */
+  readonly scheduleRedemption: (tx: Queryable) => Promise<void>;
 }
 
 /** The payment terms with the receiving address resolved (the signer's when none is configured). */
@@ -46,11 +54,25 @@ export interface Doors {
   readonly mcp: Door<KeyTicket>;
   /** The MCP door of a call without a key: the x402 door, paid in `_meta["x402/payment"]`. */
   readonly mcpPayment: Door<X402Ticket>;
+  /** x402 `batch-settlement` and its redemption; null when not offered. */
+  readonly batch: BatchSettlement | null;
 }
 
 /** Build the doors of an app (once, in its composition root). */
 export function createDoors(deps: DoorParts): Doors {
-  const { facilitatorUrl, facilitatorTimeoutMs, rpcUrl, network, asset } = deps.config.payment;
+  const { facilitatorUrl, facilitatorTimeoutMs, rpcUrl, network, asset, batchRedeemSeconds } =
+    deps.config.payment;
+  const batch =
+    facilitatorUrl === null || batchRedeemSeconds === 0
+      ? null
+      : new BatchSettlement({
+          db: deps.db,
+          facilitatorUrl,
+          facilitatorTimeoutMs,
+          terms: termsOf(deps),
+          prices: deps.prices,
+          onFirstCharge: deps.scheduleRedemption,
+        });
   const x402 = x402Door({
     db: deps.db,
     facilitator:
@@ -62,6 +84,7 @@ export function createDoors(deps: DoorParts): Doors {
     publicBaseUrl: deps.config.publicBaseUrl,
     clock: deps.clock,
     callDeadlineMs: deps.config.callDeadlineMs,
+    batch,
   });
   const credential = (header: string | undefined) =>
     deps.accessTokens.credential(header, deps.clock());
@@ -71,5 +94,11 @@ export function createDoors(deps: DoorParts): Doors {
     paymentRequired: x402.paymentRequired,
     credential,
   });
-  return { key, x402, mcp: mcpDoor(key, credential), mcpPayment: mcpPaymentDoor(x402) };
+  return {
+    key,
+    x402,
+    mcp: mcpDoor(key, credential),
+    mcpPayment: mcpPaymentDoor(x402),
+    batch,
+  };
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import type { AppDeps } from '../deps.js';
 import { recordWorkers, unlockOrphanedTasks } from './leases.js';
 import { settleJob } from './payments.js';
+import { redeemLeftovers } from './redeem.js';
 import { type JobRunner, type QueueConnection, startJobRunner } from './runner.js';
 
 /** The queue's connection for a database at `databaseUrl` (embedded when `sharedSession`), in `schema`. */
@@ -36,6 +37,7 @@ const RESTART_MS = 1000;
  */
 export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRunner> {
   const { db, instanceId, logger } = options;
+  const batch = options.deps.doors.batch;
   let recorded: Promise<void> = Promise.resolve();
   const record = (ids: readonly string[]) => {
     recorded = recorded
@@ -51,6 +53,7 @@ export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRu
       connection: options.connection,
       concurrency: options.concurrency,
       settle: (jobId, lastTry) => settleJob(options.db, options.deps.jobs.payments, jobId, lastTry),
+      ...(batch === null ? {} : { redeem: () => batch.redeem() }),
       onWorkers: record,
       onUnexpectedStop: (error) => {
         logger.error({ err: error }, 'job workers stopped unexpectedly; starting new ones');
@@ -77,6 +80,11 @@ export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRu
     }, RESTART_MS);
   };
   current = await start();
+  if (batch !== null) {
+    await redeemLeftovers(db, options.deps.jobs.queue, options.deps.clock()).catch(
+      (error: unknown) => logger.error({ err: error }, 'could not schedule x402 redemption'),
+    );
+  }
   return {
     get workerIds() {
       return current?.workerIds ?? [];

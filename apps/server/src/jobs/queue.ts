@@ -35,6 +35,8 @@ export const TASKS = {
   webhooks: 'job-webhooks',
   /** Settle an x402 job paid with `upto` for the pages it delivered. */
   settle: 'job-settle',
+  /** Redeem the x402 `batch-settlement` vouchers charged since the last redemption. */
+  redeem: 'x402-redeem',
 } as const;
 
 /** How often a task is tried before graphile-worker gives up on it. */

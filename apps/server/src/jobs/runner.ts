@@ -42,6 +42,8 @@ export interface RunnerOptions {
   readonly concurrency?: number;
   /** Settles an x402 job paid with `upto` once it ended; absent, settle tasks wait. */
   readonly settle?: (jobId: string, lastTry: boolean) => Promise<void>;
+  /** Redeems x402 `batch-settlement` vouchers; absent, redemption tasks wait. */
+  readonly redeem?: () => Promise<unknown>;
   /** Called with the ids of this process's workers once they exist (their lease holds them). */
   readonly onWorkers?: (ids: readonly string[]) => void;
   /** Called when the runner ends without `stop` (its pool failed). */
@@ -112,6 +114,10 @@ export async function startJobRunner(options: RunnerOptions): Promise<JobRunner>
     [TASKS.settle]: async (payload, helpers) => {
       if (options.settle === undefined) throw new Error('No x402 settlement in this process');
       await options.settle((payload as { job: string }).job, lastTry(helpers));
+    },
+    [TASKS.redeem]: async () => {
+      if (options.redeem === undefined) throw new Error('No x402 batch settlement in this process');
+      await options.redeem();
     },
   };
   const concurrency = options.concurrency ?? JOB_CONCURRENCY;

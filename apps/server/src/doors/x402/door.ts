@@ -1,7 +1,9 @@
 import { sha256Hex } from '@storefront/core';
+import type { PaymentRequirements } from '@x402/core/types';
 import type { Queryable } from '../../db/database.js';
 import type { Delivery, Door, PaidCall, Refusal } from '../../pipeline/door.js';
 import { refusal } from '../../pipeline/refusal.js';
+import { BatchSettlement, type BatchTicket } from './batch.js';
 import type { AuthorizationLedger } from './chain.js';
 import {
   claimPayment,
@@ -28,13 +30,17 @@ import { dollars, type Terms } from './terms.js';
 /** `Retry-After` of an answer given while the facilitator could not be reached (s). */
 export const FACILITATOR_RETRY_SECONDS = 5;
 
-/** What the x402 door holds for an admitted call: the verified, claimed payment. */
-export interface X402Ticket {
+/** What the x402 door holds for a call admitted with `exact`: the verified, claimed payment. */
+export interface ExactTicket {
+  readonly kind: 'exact';
   readonly claimId: string;
   readonly payment: Payment;
   readonly requirements: Requirements;
   readonly requestId: string | null;
 }
+
+/** What the x402 door holds for an admitted call, by the scheme it is paid with. */
+export type X402Ticket = ExactTicket | BatchTicket;
 
 /** What the x402 door needs. */
 export interface X402DoorDeps {
@@ -54,6 +60,8 @@ export interface X402DoorDeps {
    * its verification, so that it can still be settled when the work is done.
    */
   readonly callDeadlineMs: number;
+  /** `batch-settlement`, offered beside `exact` when the facilitator settles it; null: not offered. */
+  readonly batch?: BatchSettlement | null;
 }
 
 /** The x402 door, and the 402 answer with the payment terms of a call (both faces). */
@@ -76,14 +84,21 @@ export interface X402Door extends Door<X402Ticket> {
  */
 export function x402Door(deps: X402DoorDeps): X402Door {
   const { db, facilitator, ledger, terms } = deps;
+  const batch = deps.batch ?? null;
   const requirementsOf = (call: PaidCall) =>
     requirementsFor(call.route, call.price, deps.publicBaseUrl, terms);
+  /**
+   * The 402 of a call: `exact`, and `batch-settlement` beside it in the v2 terms when
+   * offered (`batchAccept` replaces its entry: the channel's state for a payer to resync).
+   */
   const challengeRefusal = (
     requirements: Requirements,
     error: ChallengeCode,
     message: string,
+    batchAccept?: PaymentRequirements,
   ): Refusal => {
-    const faces = challenge(requirements, error, message);
+    const offered = batchAccept ?? batch?.accept(requirements) ?? null;
+    const faces = challenge(requirements, error, message, offered === null ? [] : [offered]);
     return refusal(error, message, {
       headers: { [PAYMENT_REQUIRED_HEADER]: faces.header },
       body: faces.body,
@@ -217,6 +232,13 @@ export function x402Door(deps: X402DoorDeps): X402Door {
 
     async admit(call) {
       const requirements = requirementsOf(call);
+      const batchPayload = batch === null ? null : BatchSettlement.payloadOf(call);
+      if (batch !== null && batchPayload !== null) {
+        return batch.admit(call, batchPayload, requirements, (code, message, accept) =>
+          challengeRefusal(requirements, code, message, accept),
+        );
+      }
+      if (batch !== null) void batch.start();
       const read = readPayment((name) => call.header(name));
       if (read === null) {
         const message = `${call.route.path} costs ${requirements.price} per call; pay with x402 (PAYMENT-SIGNATURE or X-PAYMENT) or send an API key as \`Authorization: Bearer <key>\``;
@@ -299,13 +321,25 @@ export function x402Door(deps: X402DoorDeps): X402Door {
       await markVerified(db, claim.id);
       return {
         kind: 'admitted',
-        ticket: { claimId: claim.id, payment, requirements, requestId: call.requestId },
+        ticket: {
+          kind: 'exact',
+          claimId: claim.id,
+          payment,
+          requirements,
+          requestId: call.requestId,
+        },
         metered: true,
         headers: {},
       };
     },
 
     async settle(ticket, ending) {
+      if (ticket.kind === 'batch') {
+        if (batch === null) throw new Error('a batch-settlement call without batch settlement');
+        return batch.settle(ticket, ending, (code, message) =>
+          challengeRefusal(ticket.requirements, code, message),
+        );
+      }
       const { claimId, payment, requirements } = ticket;
       if (ending.kind !== 'charge') {
         // Not charged: the authorization is never settled, and may be used again.

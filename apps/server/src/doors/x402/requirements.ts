@@ -216,10 +216,15 @@ const PAYMENT_ID_EXTENSION = declarePaymentIdentifierExtension(false);
 
 /**
  * The x402 v2 `PaymentRequired` of `requirements` (x402 v2 §5.1), with `message` as its
- * `error` (the v2 specification's human-readable reason), one accept entry, and the
+ * `error` (the v2 specification's human-readable reason), the `exact` accept entry and
+ * any `more` (`batch-settlement`'s, when offered), and the
  * `bazaar` and `payment-identifier` extensions.
  */
-export function paymentRequiredV2(requirements: Requirements, message: string): PaymentRequired {
+export function paymentRequiredV2(
+  requirements: Requirements,
+  message: string,
+  more: readonly PaymentRequirements[] = [],
+): PaymentRequired {
   return {
     x402Version: 2,
     error: message,
@@ -228,7 +233,7 @@ export function paymentRequiredV2(requirements: Requirements, message: string): 
       description: requirements.description,
       mimeType: requirements.mimeType,
     },
-    accepts: [v2Accept(requirements)],
+    accepts: [v2Accept(requirements), ...more],
     extensions: {
       ...(requirements.bazaar === null ? {} : { bazaar: requirements.bazaar }),
       [PAYMENT_IDENTIFIER]: PAYMENT_ID_EXTENSION,
@@ -256,16 +261,18 @@ export interface ChallengeBody {
 /**
  * Both faces of a 402 with the terms of `requirements`: the JSON body (x402 v1, read by
  * v1 clients) and the `PAYMENT-REQUIRED` header value (x402 v2, read first by current
- * clients). They describe the same single payment.
+ * clients). They describe the same single payment; `more` adds v2 entries for other
+ * schemes (v1 has only `exact`).
  */
 export function challenge(
   requirements: Requirements,
   error: ChallengeCode,
   message: string,
+  more: readonly PaymentRequirements[] = [],
 ): { readonly body: ChallengeBody; readonly header: string } {
   return {
     body: { ok: false, error, message, x402Version: 1, accepts: [v1AcceptEntry(requirements)] },
-    header: encodeBase64Json(paymentRequiredV2(requirements, message)),
+    header: encodeBase64Json(paymentRequiredV2(requirements, message, more)),
   };
 }
 
