@@ -16,8 +16,6 @@ import {
   decodePaymentSignatureHeader,
   encodePaymentSignatureHeader,
 } from '@x402/core/http';
-import { toClientEvmSigner } from '@x402/evm';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { pino } from 'pino';
