@@ -17,12 +17,13 @@ import { startupBenchmark } from './startup.bench.js';
 import { validateBenchmark } from './validate.bench.js';
 import { verdictBenchmark } from './verdict.bench.js';
 import { x402Benchmark } from './x402.bench.js';
+import { x402BatchBenchmark } from './x402-batch.bench.js';
 import { x402CoreBenchmark } from './x402-core.bench.js';
 
 /**
  * Run every benchmark and print its numbers next to the alternative a user would
  * pick. `--quick` shortens each measurement; `--check` exits 1 when a target is missed;
- * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, scale, ledger, x402, x402-core, job-engine, jobs, tls, memory, startup, extraction, verdict); `--profile`
+ * `--only=<name>` runs one benchmark (sign, html, robots, validate, map, crawl, pdf, seo, service, scale, ledger, x402, x402-batch, x402-core, job-engine, jobs, tls, memory, startup, extraction, verdict); `--profile`
  * adds CPU profiles of the service's key door to the service benchmark;
  * `--upstream-delay-ms=<N>` makes the service benchmark's loopback upstream answer N ms
  * late, as a remote site would. `--only=extraction <dir> [--format=readability|trafilatura]`
@@ -141,6 +142,12 @@ if (only === undefined || only === 'x402') {
   // Informative: an x402-paid call next to a key-door call on the same route (no target).
   // Starts the development payment stack; PostgreSQL in DATABASE_URL if set, else PGlite.
   await x402Benchmark({ quick });
+}
+
+if (only === undefined || only === 'x402-batch') {
+  // x402 batch-settlement: paid calls/s from one payer and p50 over the key door (issue 28's
+  // goals), the books checked against the chain. Starts the development payment stack.
+  await x402BatchBenchmark({ quick });
 }
 
 if (only === undefined || only === 'x402-core') {

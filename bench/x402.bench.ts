@@ -212,12 +212,12 @@ export async function x402Benchmark(options: X402Options): Promise<void> {
 }
 
 /** The client process (`lib/x402-client.ts`), one run at a time. */
-interface Client {
+export interface Client {
   run(spec: RunSpec): Promise<RunResult>;
   close(): void;
 }
 
-function startClient(payerKey: `0x${string}`): Client {
+export function startClient(payerKey: `0x${string}`): Client {
   const script = fileURLToPath(new URL('./lib/x402-client.ts', import.meta.url));
   // The parent's flags (tsx, the `@storefront/source` condition) load the TypeScript client.
   const child: ChildProcess = fork(script, [JSON.stringify({ payerKey })], {
@@ -333,12 +333,12 @@ function printRoute(title: string, rows: readonly Measured[]): void {
 }
 
 /** The value at quantile `q` of `values` (nearest rank, as the service benchmark's). */
-function quantile(values: readonly number[], q: number): number {
+export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-function mean(values: readonly number[]): number {
+export function mean(values: readonly number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 

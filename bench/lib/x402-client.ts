@@ -8,19 +8,25 @@
  *   x402 client (`@x402/core` + `@x402/evm`), a fresh one per call: the server's cost of
  *   a paid call without the client's signing;
  * - `fetch`: `wrapFetchWithPayment` of `@x402/fetch`: the unpaid request, its 402, the
- *   signing and the paid request, as a user of the official client sees one call.
+ *   signing and the paid request, as a user of the official client sees one call;
+ * - `batch`: `batch-settlement` with the official client scheme (`@x402/evm`): each of
+ *   `concurrency` lanes is one channel of the same payer (its own salt), deposited into by
+ *   its first call; every call then signs a voucher from the terms read once, sends it,
+ *   and hands the answer to the client's hooks (`processPaymentResult`), as an agent that
+ *   calls often does.
  * Every answer must be 200 (and for a payment, carry `PAYMENT-RESPONSE`); anything else
  * ends the run with an error.
  */
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import type { PaymentRequired } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 
 /** How the calls of a run are paid. */
-export type Side = 'key' | 'presigned' | 'fetch';
+export type Side = 'key' | 'presigned' | 'fetch' | 'batch';
 
 /** One run, as the parent asks for it. */
 export interface RunSpec {
@@ -166,6 +172,59 @@ async function fetchRun(http: x402HTTPClient, spec: RunSpec): Promise<RunResult>
   return { ...run, signMs: [], beforePaidMs };
 }
 
+/** The official client paying with `batch-settlement` on the payer's channel `salt`. */
+function batchClient(privateKey: `0x${string}`, salt: `0x${string}`): x402HTTPClient {
+  const signer = toClientEvmSigner(privateKeyToAccount(privateKey));
+  // Deposits of 2,000 calls: one deposit per lane for the whole run.
+  const scheme = new BatchSettlementEvmScheme(signer, {
+    salt,
+    depositPolicy: { depositMultiplier: 2000 },
+  });
+  return new x402HTTPClient(
+    new x402Client().setSpendControls(false).register('eip155:8453', scheme),
+  );
+}
+
+/** Runs of the `batch` side so far: each run's lanes are new channels. */
+let batchRuns = 0;
+
+async function batchRun(payerKey: `0x${string}`, spec: RunSpec): Promise<RunResult> {
+  const run = ++batchRuns;
+  const lanes = Array.from({ length: spec.concurrency }, (_, lane) =>
+    batchClient(
+      payerKey,
+      `0x${(process.pid * 1000 + run * 64 + lane).toString(16).padStart(64, '0')}`,
+    ),
+  );
+  const first = lanes[0] as x402HTTPClient;
+  const required = await paymentRequired(first, spec.url);
+  const signMs: number[] = [];
+  const times: number[] = new Array(spec.calls);
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    lanes.map(async (http) => {
+      while (next < spec.calls) {
+        const i = next++;
+        const begun = performance.now();
+        const payload = await http.createPaymentPayload(required);
+        signMs.push(performance.now() - begun);
+        const response = await fetch(spec.url, {
+          headers: http.encodePaymentSignatureHeader(payload),
+        });
+        await expectAnswer(response, spec.url, true);
+        await http.processPaymentResult(
+          payload,
+          (name) => response.headers.get(name),
+          response.status,
+        );
+        times[i] = performance.now() - begun;
+      }
+    }),
+  );
+  return { times, wallMs: performance.now() - start, signMs, beforePaidMs: [] };
+}
+
 function main(): void {
   const send = process.send?.bind(process);
   if (send === undefined) throw new Error('x402-client.ts runs as a forked child only');
@@ -175,6 +234,7 @@ function main(): void {
     key: keyRun,
     presigned: (spec) => presignedRun(http, spec),
     fetch: (spec) => fetchRun(http, spec),
+    batch: (spec) => batchRun(payerKey, spec),
   };
   process.on('message', (request: ClientRequest) => {
     runs[request.run.side](request.run).then(
