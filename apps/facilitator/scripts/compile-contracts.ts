@@ -19,6 +19,9 @@ export const CONTRACT_NAMES = [
   'Multicall3',
   'Permit2',
   'X402UptoPermit2Proxy',
+  'X402BatchSettlement',
+  'ERC3009DepositCollector',
+  'Permit2DepositCollector',
 ] as const;
 
 /**

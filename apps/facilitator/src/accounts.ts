@@ -35,3 +35,16 @@ export const DEV_PAYER: DevAccount = Object.freeze({
 
 /** Index 3: the payee, the `payTo` of development payment terms. */
 export const DEV_PAY_TO: Address = '0x259417dC19D232a1f097f15D14486b2D83c49bD2';
+
+/**
+ * Index 4: the facilitator's receiver authorizer for `batch-settlement`. `GET /supported`
+ * advertises its address as `extra.receiverAuthorizer`; a resource server without a signer
+ * of its own names it in its channels, and the facilitator signs their claims and refunds
+ * with it. It only signs (it sends no transactions), so it holds no ether. Its key is as
+ * public as the others: anyone can authorize claims and refunds for channels that name it,
+ * which is why only development channels may.
+ */
+export const DEV_RECEIVER_AUTHORIZER: DevAccount = Object.freeze({
+  address: '0x0A7655736b8bb724a0E07E7d140874987D99222C',
+  privateKey: '0xde9a942f9dbb4387747b4070120afc7d52c298bf2e37e971a57e3206d73da20c',
+});

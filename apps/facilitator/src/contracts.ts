@@ -1,11 +1,20 @@
 import {
+  BATCH_SETTLEMENT_ADDRESS as OFFICIAL_BATCH_SETTLEMENT_ADDRESS,
+  ERC3009_DEPOSIT_COLLECTOR_ADDRESS as OFFICIAL_ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
   PERMIT2_ADDRESS as OFFICIAL_PERMIT2_ADDRESS,
   x402UptoPermit2ProxyAddress,
 } from '@x402/evm';
 import type { Abi, Address, Hex } from 'viem';
+import erc3009DepositCollectorArtifact from './contracts/ERC3009DepositCollector.json' with {
+  type: 'json',
+};
 import multicall3Artifact from './contracts/Multicall3.json' with { type: 'json' };
 import permit2Artifact from './contracts/Permit2.json' with { type: 'json' };
+import permit2DepositCollectorArtifact from './contracts/Permit2DepositCollector.json' with {
+  type: 'json',
+};
 import testUsdcArtifact from './contracts/TestUSDC.json' with { type: 'json' };
+import batchSettlementArtifact from './contracts/X402BatchSettlement.json' with { type: 'json' };
 import uptoProxyArtifact from './contracts/X402UptoPermit2Proxy.json' with { type: 'json' };
 
 /** What the stack needs of a compiled contract (`scripts/compile-contracts.ts` writes more). */
@@ -27,6 +36,15 @@ export const PERMIT2 = permit2Artifact as DeployableContract;
 /** The x402 `upto` settlement contract, from `src/contracts/X402UptoPermit2Proxy.sol`. */
 export const UPTO_PERMIT2_PROXY = uptoProxyArtifact as DeployableContract;
 
+/** The x402 `batch-settlement` channel contract, from `src/contracts/X402BatchSettlement.sol`. */
+export const BATCH_SETTLEMENT = batchSettlementArtifact as DeployableContract;
+
+/** The batch-settlement deposit collector for ERC-3009, from `src/contracts/ERC3009DepositCollector.sol`. */
+export const ERC3009_DEPOSIT_COLLECTOR = erc3009DepositCollectorArtifact as DeployableContract;
+
+/** The batch-settlement deposit collector for Permit2, from `src/contracts/Permit2DepositCollector.sol`. */
+export const PERMIT2_DEPOSIT_COLLECTOR = permit2DepositCollectorArtifact as DeployableContract;
+
 /**
  * Permit2's canonical address, as `@x402/evm` hard-codes it: the upto client signs for this
  * verifying contract and the payer approves it on the token, so the stack writes its Permit2
@@ -40,6 +58,30 @@ export const PERMIT2_ADDRESS: Address = OFFICIAL_PERMIT2_ADDRESS;
  * code here.
  */
 export const UPTO_PERMIT2_PROXY_ADDRESS: Address = x402UptoPermit2ProxyAddress;
+
+/**
+ * The x402 batch-settlement contract's address, as `@x402/evm` hard-codes it: channel ids,
+ * vouchers, claims and refunds are EIP-712 signatures for this verifying contract, and the
+ * facilitator sends deposits, claims, settlements and refunds here, so the stack writes
+ * `X402BatchSettlement`'s code at this address.
+ */
+export const BATCH_SETTLEMENT_ADDRESS: Address = OFFICIAL_BATCH_SETTLEMENT_ADDRESS;
+
+/**
+ * The ERC-3009 deposit collector's address, as `@x402/evm` hard-codes it: the payer signs a
+ * `ReceiveWithAuthorization` to it, and the facilitator names it in `deposit`.
+ */
+export const ERC3009_DEPOSIT_COLLECTOR_ADDRESS: Address =
+  OFFICIAL_ERC3009_DEPOSIT_COLLECTOR_ADDRESS;
+
+/**
+ * The Permit2 deposit collector's address, as `@x402/evm` 2.27.0 hard-codes it (in its
+ * batch-settlement constants, which the package does not export): the payer's Permit2
+ * signature names it as spender. `test/batch-settlement.test.ts` checks the official client
+ * signs for it.
+ */
+export const PERMIT2_DEPOSIT_COLLECTOR_ADDRESS: Address =
+  '0x4020425FAf3B746C082C2f942b4E5159887B0005';
 
 /**
  * Where the test token lives on the local chain: the address of USDC on Base (chain 8453),

@@ -1,8 +1,15 @@
 import { x402Facilitator } from '@x402/core/facilitator';
 import type { Network } from '@x402/core/types';
-import { type FacilitatorEvmSigner, toFacilitatorEvmSigner } from '@x402/evm';
+import {
+  type AuthorizerSigner,
+  type FacilitatorEvmSigner,
+  toFacilitatorEvmSigner,
+} from '@x402/evm';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/facilitator';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DEV_RECEIVER_AUTHORIZER, type DevAccount } from './accounts.js';
 import type { DevWalletClient } from './chain.js';
 import { DEV_NETWORK, DEV_NETWORK_V1 } from './contracts.js';
 import { UptoEvmSchemeWithNonceCheck } from './upto-scheme.js';
@@ -22,16 +29,29 @@ const CONFIRMATION_TIMEOUT_MS = 30_000;
  *   and only that account may settle. At verify, `paymentRequirements.amount` is the signed
  *   maximum; at settle, it is the amount to charge (at most the maximum, 0 for nothing).
  *   A replayed payment is answered `permit2_invalid_nonce` (see `UptoEvmSchemeWithNonceCheck`).
+ * - `batch-settlement` (a deposit into a channel of the x402 batch-settlement contract, then
+ *   cumulative vouchers; claims, settlement and refunds sent by the resource server's channel
+ *   manager): v2 on `eip155:8453`. `/supported` gives `authorizer`'s address as
+ *   `extra.receiverAuthorizer`: a resource server without a receiver-authorizer key of its own
+ *   names it in its channels, and this facilitator signs their claims and refunds with it for
+ *   whoever asks. That is no authentication, which the official scheme asks of a facilitator
+ *   that advertises an authorizer; here the authorizer's key is public (`DEV_MNEMONIC`), so
+ *   anyone could sign the same on their own (docs/decisions.md, "Batch settlement on the local
+ *   stack").
  *
  * The schemes are registered one by one rather than through `registerExactEvmScheme`, which
  * also registers every other v1 network name (polygon, avalanche, …): `/supported` then
  * listed networks this chain cannot settle.
  */
-export function createX402Facilitator(wallet: DevWalletClient): x402Facilitator {
+export function createX402Facilitator(
+  wallet: DevWalletClient,
+  authorizer: DevAccount = DEV_RECEIVER_AUTHORIZER,
+): x402Facilitator {
   const signer = facilitatorSigner(wallet);
   return new x402Facilitator()
     .register(DEV_NETWORK, new ExactEvmScheme(signer))
     .register(DEV_NETWORK, new UptoEvmSchemeWithNonceCheck(signer))
+    .register(DEV_NETWORK, new BatchSettlementEvmScheme(signer, authorizerSigner(authorizer)))
     .registerV1(
       // v1 network names are not CAIP-2; the official registration casts them the same way.
       DEV_NETWORK_V1 as unknown as Network,
@@ -62,6 +82,15 @@ export function facilitatorSigner(wallet: DevWalletClient): FacilitatorEvmSigner
     },
     { confirmationTimeoutMs: CONFIRMATION_TIMEOUT_MS },
   );
+}
+
+/** The EIP-712 signer the batch-settlement scheme signs claims and refunds with. */
+export function authorizerSigner(account: DevAccount): AuthorizerSigner {
+  const local = privateKeyToAccount(account.privateKey);
+  return {
+    address: local.address,
+    signTypedData: (args) => local.signTypedData(args as never),
+  };
 }
 
 /** Run the tasks handed to the returned function one after the other, in the order given. */

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     `  payer        ${stack.payer.address}  holds ${usdc(await stack.balanceOf(stack.payer.address))}, has approved Permit2`,
     `  payer key    ${stack.payer.privateKey}  (public development key)`,
     `  Permit2      ${stack.permit2}  (upto proxy ${stack.uptoProxy})`,
+    `  batch        ${stack.batchSettlement}  (receiver authorizer ${stack.receiverAuthorizer})`,
     `  facilitator wallet ${stack.facilitatorAddress}`,
   ];
   console.log(lines.join('\n'));

@@ -30,6 +30,9 @@ const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})+$/;
 /** A Permit2 nonce: any uint256, in decimal (as the official client writes it) or hex. */
 const PERMIT2_NONCE = /^(?:[0-9]{1,78}|0x[0-9a-fA-F]{1,64})$/;
 
+/** The batch-settlement scheme: its channel manager's terms carry `maxTimeoutSeconds: 0`. */
+const BATCH_SETTLEMENT = 'batch-settlement';
+
 /**
  * Check a request body before the facilitator sees it. The x402 schemas check the envelope;
  * the EVM `exact` scheme then reads the EIP-3009 fields without checking them (a missing
@@ -49,7 +52,12 @@ export function parseFacilitatorRequest(body: unknown): ParsedRequest {
     );
   }
   const payloadSchema = x402Version === 1 ? PaymentPayloadV1Schema : PaymentPayloadV2Schema;
-  const payload = payloadSchema.safeParse(paymentPayload);
+  const accepted = (paymentPayload as { accepted?: unknown } | null | undefined)?.accepted;
+  const payload = payloadSchema.safeParse(
+    zeroTimeout(accepted)
+      ? { ...(paymentPayload as object), accepted: schemaView(accepted) }
+      : paymentPayload,
+  );
   if (!payload.success) {
     const version = (paymentPayload as { x402Version?: unknown } | null)?.x402Version;
     if (version !== undefined && version !== x402Version) {
@@ -65,7 +73,7 @@ export function parseFacilitatorRequest(body: unknown): ParsedRequest {
 
   const requirementsSchema =
     x402Version === 1 ? PaymentRequirementsV1Schema : PaymentRequirementsV2Schema;
-  const requirements = requirementsSchema.safeParse(paymentRequirements);
+  const requirements = requirementsSchema.safeParse(schemaView(paymentRequirements));
   if (!requirements.success) {
     return problem(
       'invalid_payment_requirements',
@@ -81,14 +89,41 @@ export function parseFacilitatorRequest(body: unknown): ParsedRequest {
   if (requirementsProblem) {
     return problem('invalid_payment_requirements', `\`paymentRequirements.${requirementsProblem}`);
   }
+  const data = payload.data as unknown as PaymentPayload;
   return {
     ok: true,
     request: {
       x402Version,
-      paymentPayload: payload.data as unknown as PaymentPayload,
-      paymentRequirements: requirements.data as PaymentRequirements,
+      // The schemas saw a zero timeout as 1 (`schemaView`); the facilitator gets it as sent.
+      paymentPayload: zeroTimeout(accepted)
+        ? { ...data, accepted: withTimeout0(data.accepted) }
+        : data,
+      paymentRequirements: zeroTimeout(paymentRequirements)
+        ? withTimeout0(requirements.data as PaymentRequirements)
+        : (requirements.data as PaymentRequirements),
     },
   };
+}
+
+/**
+ * Terms as the x402 schemas should see them. The official batch-settlement channel manager
+ * sends its claims, settlements and refunds with `maxTimeoutSeconds: 0` (they wait on no
+ * resource), which the schemas refuse (at least 1): for that scheme a 0 is checked as a 1.
+ */
+function schemaView(terms: unknown): unknown {
+  return zeroTimeout(terms) ? { ...(terms as object), maxTimeoutSeconds: 1 } : terms;
+}
+
+/** Whether `terms` are batch-settlement terms with `maxTimeoutSeconds: 0`. */
+function zeroTimeout(terms: unknown): boolean {
+  return (
+    schemeOf(terms) === BATCH_SETTLEMENT &&
+    (terms as { maxTimeoutSeconds?: unknown }).maxTimeoutSeconds === 0
+  );
+}
+
+function withTimeout0<T extends object>(terms: T): T {
+  return { ...terms, maxTimeoutSeconds: 0 };
 }
 
 /**

@@ -8,11 +8,13 @@ import {
   DEV_FACILITATOR,
   DEV_PAY_TO,
   DEV_PAYER,
+  DEV_RECEIVER_AUTHORIZER,
   type DevAccount,
 } from './accounts.js';
 import { createFacilitatorApp, type FacilitatorAppOptions } from './app.js';
 import { closeServer, type DevWalletClient, type LocalChain, startChain } from './chain.js';
 import {
+  BATCH_SETTLEMENT_ADDRESS,
   DEV_CHAIN_ID,
   DEV_NETWORK,
   DEV_NETWORK_V1,
@@ -88,6 +90,13 @@ export interface PaymentStack {
   readonly permit2: Address;
   /** The x402 upto proxy, which the facilitator calls to settle `upto` payments. */
   readonly uptoProxy: Address;
+  /** The x402 batch-settlement contract, which holds `batch-settlement` channels. */
+  readonly batchSettlement: Address;
+  /**
+   * The facilitator's receiver authorizer for `batch-settlement` (`extra.receiverAuthorizer` in
+   * `GET /supported`): it signs the claims and refunds of channels that name it.
+   */
+  readonly receiverAuthorizer: Address;
   /** The address that submits settlements (it pays their gas). */
   readonly facilitatorAddress: Address;
   /** The chain itself, with its in-process provider and viem clients. */
@@ -171,6 +180,8 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
       payer: DEV_PAYER,
       permit2: PERMIT2_ADDRESS,
       uptoProxy: UPTO_PERMIT2_PROXY_ADDRESS,
+      batchSettlement: BATCH_SETTLEMENT_ADDRESS,
+      receiverAuthorizer: DEV_RECEIVER_AUTHORIZER.address,
       facilitatorAddress: DEV_FACILITATOR.address,
       chain,
       balanceOf,

@@ -7,6 +7,7 @@ import {
   DEV_MNEMONIC,
   DEV_PAY_TO,
   DEV_PAYER,
+  DEV_RECEIVER_AUTHORIZER,
   DEV_TOKEN_DEPLOYMENT_ADDRESS,
 } from '../src/index.js';
 
@@ -15,6 +16,7 @@ describe('development accounts', () => {
     ['DEV_DEPLOYER', 0, DEV_DEPLOYER],
     ['DEV_FACILITATOR', 1, DEV_FACILITATOR],
     ['DEV_PAYER', 2, DEV_PAYER],
+    ['DEV_RECEIVER_AUTHORIZER', 4, DEV_RECEIVER_AUTHORIZER],
   ] as const)('%s is index %i of DEV_MNEMONIC, key and address', (_name, index, account) => {
     const derived = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
     expect(account.address).toBe(derived.address);

@@ -1,5 +1,7 @@
 import {
   findDefaultAsset,
+  BATCH_SETTLEMENT_ADDRESS as OFFICIAL_BATCH_SETTLEMENT_ADDRESS,
+  ERC3009_DEPOSIT_COLLECTOR_ADDRESS as OFFICIAL_ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
   PERMIT2_ADDRESS as OFFICIAL_PERMIT2_ADDRESS,
   x402UptoPermit2ProxyABI,
   x402UptoPermit2ProxyAddress,
@@ -8,17 +10,24 @@ import { getPermit2AllowanceReadParams } from '@x402/evm/upto/client';
 import { createPublicClient, http, maxUint256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  BATCH_SETTLEMENT,
+  BATCH_SETTLEMENT_ADDRESS,
   DEV_DEPLOYER,
   DEV_FACILITATOR,
   DEV_PAY_TO,
   DEV_PAYER,
   DEV_PAYER_START_BALANCE,
+  DEV_RECEIVER_AUTHORIZER,
   DEV_TOKEN_ADDRESS,
   DEV_TOKEN_DEPLOYMENT_ADDRESS,
   devChain,
+  ERC3009_DEPOSIT_COLLECTOR,
+  ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
   type PaymentStack,
   PERMIT2,
   PERMIT2_ADDRESS,
+  PERMIT2_DEPOSIT_COLLECTOR,
+  PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
   startPaymentStack,
   TEST_USDC,
   UPTO_PERMIT2_PROXY,
@@ -47,6 +56,8 @@ describe('startPaymentStack', () => {
       payer: DEV_PAYER,
       permit2: PERMIT2_ADDRESS,
       uptoProxy: UPTO_PERMIT2_PROXY_ADDRESS,
+      batchSettlement: BATCH_SETTLEMENT_ADDRESS,
+      receiverAuthorizer: DEV_RECEIVER_AUTHORIZER.address,
       facilitatorAddress: DEV_FACILITATOR.address,
     });
     expect(stack.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -101,6 +112,31 @@ describe('startPaymentStack', () => {
         functionName: 'PERMIT2',
       }),
     ).toBe(PERMIT2_ADDRESS);
+  });
+
+  test('writes the batch-settlement contract and its deposit collectors at the addresses the official x402 packages use', async () => {
+    expect(BATCH_SETTLEMENT_ADDRESS).toBe(OFFICIAL_BATCH_SETTLEMENT_ADDRESS);
+    expect(BATCH_SETTLEMENT_ADDRESS).toBe('0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003');
+    expect(ERC3009_DEPOSIT_COLLECTOR_ADDRESS).toBe(OFFICIAL_ERC3009_DEPOSIT_COLLECTOR_ADDRESS);
+    expect(ERC3009_DEPOSIT_COLLECTOR_ADDRESS).toBe('0x4020806089470a89826cB9fB1f4059150b550004');
+    expect(PERMIT2_DEPOSIT_COLLECTOR_ADDRESS).toBe('0x4020425FAf3B746C082C2f942b4E5159887B0005');
+    const client = stack.chain.publicClient;
+    for (const [address, contract] of [
+      [BATCH_SETTLEMENT_ADDRESS, BATCH_SETTLEMENT],
+      [ERC3009_DEPOSIT_COLLECTOR_ADDRESS, ERC3009_DEPOSIT_COLLECTOR],
+      [PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR],
+    ] as const) {
+      expect(await client.getCode({ address })).toBe(contract.deployedBytecode);
+    }
+    // Each collector hands deposits to the settlement contract at its fixed address, a constant.
+    for (const [address, contract] of [
+      [ERC3009_DEPOSIT_COLLECTOR_ADDRESS, ERC3009_DEPOSIT_COLLECTOR],
+      [PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR],
+    ] as const) {
+      expect(
+        await client.readContract({ address, abi: contract.abi, functionName: 'SETTLEMENT' }),
+      ).toBe(BATCH_SETTLEMENT_ADDRESS);
+    }
   });
 
   test('the payer has approved Permit2 on the token without limit, as a wallet does once', async () => {
@@ -163,7 +199,7 @@ describe('startPaymentStack', () => {
     expect(await garbage.json()).toMatchObject({ error: { code: -32700 } });
   });
 
-  test('GET /supported lists exactly the three kinds this chain settles', async () => {
+  test('GET /supported lists exactly the four kinds this chain settles', async () => {
     const response = await fetch(`${stack.facilitatorUrl}/supported`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -175,6 +211,13 @@ describe('startPaymentStack', () => {
           network: 'eip155:8453',
           // The account that alone may settle an upto payment: the client signs it in.
           extra: { facilitatorAddress: DEV_FACILITATOR.address },
+        },
+        {
+          x402Version: 2,
+          scheme: 'batch-settlement',
+          network: 'eip155:8453',
+          // The key that signs claims and refunds for channels that name it.
+          extra: { receiverAuthorizer: DEV_RECEIVER_AUTHORIZER.address },
         },
         { x402Version: 1, scheme: 'exact', network: 'base' },
       ],
