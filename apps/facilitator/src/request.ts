@@ -132,7 +132,11 @@ function withTimeout0<T extends object>(terms: T): T {
  */
 const PAYLOAD_CHECKS: Readonly<
   Record<string, (payload: Record<string, unknown>) => string | undefined>
-> = { exact: checkExactEvmPayload, upto: checkUptoEvmPayload };
+> = {
+  exact: checkExactEvmPayload,
+  upto: checkUptoEvmPayload,
+  [BATCH_SETTLEMENT]: checkBatchSettlementPayload,
+};
 
 /** The `scheme` a (possibly malformed) `paymentRequirements` names, or `""`. */
 function schemeOf(requirements: unknown): string {
@@ -185,6 +189,170 @@ function checkUptoEvmPayload(payload: Record<string, unknown>): string | undefin
     prefixed('witness.', fieldProblem(witness, 'facilitator', ADDRESS, 'a 0x address')) ??
     prefixed('witness.', fieldProblem(witness, 'validAfter', UINT256, 'an integer string'));
   return found && `\`${where}.${found}`;
+}
+
+/** A uint128 in decimal: the amounts of the batch-settlement contract. */
+const UINT128 = /^[0-9]{1,39}$/;
+const MAX_UINT128 = 2n ** 128n - 1n;
+/** A channel's withdrawal delay: a uint40, as a JSON number. */
+const MAX_UINT40 = 2 ** 40 - 1;
+
+/**
+ * The payloads of the `batch-settlement` EVM scheme, by `type`: a client's `deposit`,
+ * `voucher` or `refund` (all with `channelConfig` and `voucher`), and the channel manager's
+ * `claim` (`claims`), `settle` (`receiver`, `token`) and enriched `refund`.
+ */
+function checkBatchSettlementPayload(payload: Record<string, unknown>): string | undefined {
+  const where = 'paymentPayload.payload';
+  const found = batchSettlementProblem(payload);
+  return found && `\`${where}.${found}`;
+}
+
+function batchSettlementProblem(payload: Record<string, unknown>): string | undefined {
+  switch (payload.type) {
+    case 'deposit':
+      return channelPaymentProblem(payload) ?? depositProblem(payload);
+    case 'voucher':
+      return channelPaymentProblem(payload);
+    case 'refund':
+      return (
+        channelPaymentProblem(payload) ??
+        optional(payload, 'amount', (value) => uint128Problem('amount', value)) ??
+        optional(payload, 'refundNonce', () =>
+          fieldProblem(payload, 'refundNonce', UINT256, 'an integer string'),
+        ) ??
+        optional(payload, 'claims', () => claimsProblem(payload)) ??
+        optional(payload, 'refundAuthorizerSignature', () =>
+          fieldProblem(payload, 'refundAuthorizerSignature', HEX_BYTES, 'hex bytes'),
+        ) ??
+        optional(payload, 'claimAuthorizerSignature', () =>
+          fieldProblem(payload, 'claimAuthorizerSignature', HEX_BYTES, 'hex bytes'),
+        )
+      );
+    case 'claim':
+      return (
+        claimsProblem(payload) ??
+        optional(payload, 'claimAuthorizerSignature', () =>
+          fieldProblem(payload, 'claimAuthorizerSignature', HEX_BYTES, 'hex bytes'),
+        )
+      );
+    case 'settle':
+      return (
+        fieldProblem(payload, 'receiver', ADDRESS, 'a 0x address') ??
+        fieldProblem(payload, 'token', ADDRESS, 'a 0x address')
+      );
+    default:
+      return `type\` must be one of deposit, voucher, refund, claim, settle, got \`${JSON.stringify(payload.type) ?? 'nothing'}\``;
+  }
+}
+
+/** `channelConfig` and the signed `voucher` of a client's payment. */
+function channelPaymentProblem(payload: Record<string, unknown>): string | undefined {
+  const config = objectField(payload, 'channelConfig');
+  if (!config) return 'channelConfig` must be an object (a channel config)';
+  const voucher = objectField(payload, 'voucher');
+  if (!voucher) return 'voucher` must be an object ({channelId, maxClaimableAmount, signature})';
+  return (
+    prefixed('channelConfig.', channelConfigProblem(config)) ??
+    prefixed('voucher.', fieldProblem(voucher, 'channelId', BYTES32, '32 bytes in hex')) ??
+    prefixed('voucher.', uint128Problem('maxClaimableAmount', voucher.maxClaimableAmount)) ??
+    prefixed('voucher.', fieldProblem(voucher, 'signature', HEX_BYTES, 'hex bytes'))
+  );
+}
+
+function channelConfigProblem(config: Record<string, unknown>): string | undefined {
+  for (const name of ['payer', 'payerAuthorizer', 'receiver', 'receiverAuthorizer', 'token']) {
+    const found = fieldProblem(config, name, ADDRESS, 'a 0x address');
+    if (found) return found;
+  }
+  const delay = config.withdrawDelay;
+  if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_UINT40) {
+    return `withdrawDelay\` must be a whole number of seconds, got \`${JSON.stringify(delay) ?? 'nothing'}\``;
+  }
+  return fieldProblem(config, 'salt', BYTES32, '32 bytes in hex');
+}
+
+/** `deposit: {amount, authorization: {erc3009Authorization | permit2Authorization}}`. */
+function depositProblem(payload: Record<string, unknown>): string | undefined {
+  const deposit = objectField(payload, 'deposit');
+  if (!deposit) return 'deposit` must be an object ({amount, authorization})';
+  const amount = uint128Problem('amount', deposit.amount);
+  if (amount) return `deposit.${amount}`;
+  const authorization = objectField(deposit, 'authorization');
+  if (!authorization) return 'deposit.authorization` must be an object';
+  const erc3009 = objectField(authorization, 'erc3009Authorization');
+  const permit2 = objectField(authorization, 'permit2Authorization');
+  const at = 'deposit.authorization.';
+  if (erc3009) {
+    return prefixed(
+      `${at}erc3009Authorization.`,
+      fieldProblem(erc3009, 'validAfter', UINT256, 'an integer string') ??
+        fieldProblem(erc3009, 'validBefore', UINT256, 'an integer string') ??
+        fieldProblem(erc3009, 'salt', BYTES32, '32 bytes in hex') ??
+        fieldProblem(erc3009, 'signature', HEX_BYTES, 'hex bytes'),
+    );
+  }
+  if (permit2) {
+    const permitted = objectField(permit2, 'permitted');
+    if (!permitted)
+      return `${at}permit2Authorization.permitted\` must be an object ({token, amount})`;
+    const witness = objectField(permit2, 'witness');
+    if (!witness) return `${at}permit2Authorization.witness\` must be an object ({channelId})`;
+    return prefixed(
+      `${at}permit2Authorization.`,
+      fieldProblem(permit2, 'from', ADDRESS, 'a 0x address') ??
+        fieldProblem(permit2, 'spender', ADDRESS, 'a 0x address') ??
+        fieldProblem(permit2, 'nonce', PERMIT2_NONCE, 'a uint256') ??
+        fieldProblem(permit2, 'deadline', UINT256, 'an integer string') ??
+        fieldProblem(permit2, 'signature', HEX_BYTES, 'hex bytes') ??
+        prefixed('permitted.', fieldProblem(permitted, 'token', ADDRESS, 'a 0x address')) ??
+        prefixed('permitted.', fieldProblem(permitted, 'amount', UINT256, 'an integer string')) ??
+        prefixed('witness.', fieldProblem(witness, 'channelId', BYTES32, '32 bytes in hex')),
+    );
+  }
+  return `${at}erc3009Authorization\` or \`${at}permit2Authorization\` must be an object`;
+}
+
+/** `claims`: a non-empty array of `{voucher: {channel, maxClaimableAmount}, signature, totalClaimed}`. */
+function claimsProblem(payload: Record<string, unknown>): string | undefined {
+  const claims = payload.claims;
+  if (!Array.isArray(claims))
+    return `claims\` must be an array, got \`${JSON.stringify(claims) ?? 'nothing'}\``;
+  if (payload.type === 'claim' && claims.length === 0) return 'claims` must not be empty';
+  for (const [i, claim] of claims.entries()) {
+    const at = `claims.${i}.`;
+    if (typeof claim !== 'object' || claim === null || Array.isArray(claim)) {
+      return `${at.slice(0, -1)}\` must be an object`;
+    }
+    const fields = claim as Record<string, unknown>;
+    const voucher = objectField(fields, 'voucher');
+    if (!voucher) return `${at}voucher\` must be an object ({channel, maxClaimableAmount})`;
+    const channel = objectField(voucher, 'channel');
+    if (!channel) return `${at}voucher.channel\` must be an object (a channel config)`;
+    const found =
+      prefixed(`${at}voucher.channel.`, channelConfigProblem(channel)) ??
+      prefixed(`${at}voucher.`, uint128Problem('maxClaimableAmount', voucher.maxClaimableAmount)) ??
+      prefixed(at, fieldProblem(fields, 'signature', HEX_BYTES, 'hex bytes')) ??
+      prefixed(at, uint128Problem('totalClaimed', fields.totalClaimed));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function uint128Problem(name: string, value: unknown): string | undefined {
+  if (typeof value === 'string' && UINT128.test(value) && BigInt(value) <= MAX_UINT128) {
+    return undefined;
+  }
+  return `${name}\` must be an integer string below 2^128, got \`${JSON.stringify(value) ?? 'nothing'}\``;
+}
+
+/** `check()` when `fields[name]` is present. */
+function optional(
+  fields: Record<string, unknown>,
+  name: string,
+  check: (value: unknown) => string | undefined,
+): string | undefined {
+  return fields[name] === undefined ? undefined : check(fields[name]);
 }
 
 /** `fields[name]` when it is a plain object. */

@@ -276,7 +276,7 @@ describe('the official HTTP facilitator client', () => {
     const before = await stack.balanceOf(DEV_PAY_TO);
     expect(await client.settle(payload, requirements)).toMatchObject({ success: true });
     expect(await stack.balanceOf(DEV_PAY_TO)).toBe(before + 2_500n);
-    expect((await client.getSupported()).kinds).toHaveLength(3);
+    expect((await client.getSupported()).kinds).toHaveLength(4);
   });
 });
 
