@@ -204,6 +204,8 @@ export async function startServer(
       ...(options.webhookRetryMs === undefined ? {} : { webhookRetryMs: options.webhookRetryMs }),
     });
     const { meter, processor } = deps;
+    // Read the facilitator's kinds now, so the first 402 already offers batch-settlement.
+    void deps.doors.batch?.start();
     const app = createApp(deps);
 
     // The lease is written before any call can reserve under it; then, every second, it
@@ -321,6 +323,8 @@ export async function startServer(
       instanceId,
       async ready() {
         await pool?.ready();
+        // The terms of batch-settlement are made from the facilitator's kinds, once.
+        await deps.doors.batch?.start();
       },
       close() {
         closing ??= close();

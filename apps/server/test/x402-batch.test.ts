@@ -72,7 +72,7 @@ async function serve(redeemSeconds: number): Promise<RunningServer> {
         NODE_ENV: 'test',
         PORT: '0',
         DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
         ADMIN_TOKEN,
         FACILITATOR_URL: stack.facilitatorUrl,
         X402_ASSET: stack.asset,
@@ -84,7 +84,10 @@ async function serve(redeemSeconds: number): Promise<RunningServer> {
       },
       dataDir,
     ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
+    {
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      ...(DATABASE_URL === null ? {} : { schema }),
+    },
   );
   await server.ready();
   return server;
@@ -204,6 +207,7 @@ describe('x402 batch-settlement', () => {
     });
     const pay = wrapFetchWithPayment(fetch, client);
     const calls = 6;
+    let deposit = 0n;
     for (let i = 0; i < calls; i++) {
       const answer = await pay(notarize(`call ${i}`));
       const body = (await answer.json()) as Body;
@@ -213,8 +217,12 @@ describe('x402 batch-settlement', () => {
       if (i === 0) {
         channelId = (paid as unknown as { payload: { voucher: { channelId: string } } }).payload
           .voucher.channelId;
-        // The first call carried the deposit: 20 calls' worth, on chain now.
-        expect((paid as unknown as { payload: { type: string } }).payload.type).toBe('deposit');
+        // The first call carried the deposit.
+        const first = (
+          paid as unknown as { payload: { type: string; deposit: { amount: string } } }
+        ).payload;
+        expect(first.type).toBe('deposit');
+        deposit = BigInt(first.deposit.amount);
       } else {
         expect((paid as unknown as { payload: { type: string } }).payload.type).toBe('voucher');
       }
@@ -223,9 +231,10 @@ describe('x402 batch-settlement', () => {
         firstBody = body;
       }
     }
-    // One deposit moved money: 20 × the price, into the channel; the calls moved none.
-    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - 20n * PRICE);
-    expect((await channelOnChain(channelId)).balance).toBe(20n * PRICE);
+    // One deposit moved money, into the channel; the calls moved none.
+    expect(deposit).toBeGreaterThanOrEqual(10n * PRICE);
+    expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - deposit);
+    expect((await channelOnChain(channelId)).balance).toBe(deposit);
     const rows = await books<{ n: string; total: string; top: string }>(
       `SELECT count(*)::text AS n, sum(amount)::text AS total, max(cumulative)::text AS top
          FROM x402_vouchers WHERE channel_id = $1`,
@@ -261,7 +270,7 @@ describe('x402 batch-settlement', () => {
     // base is wrong; the 402 carries the channel's state and the official client retries.
     const { client } = batchPayer(`0x${'01'.repeat(32)}`);
     const answer = await wrapFetchWithPayment(fetch, client)(notarize('after a restart'));
-    expect(answer.status).toBe(200);
+    expect(answer.status, await answer.clone().text()).toBe(200);
     expect(chargedTotal(answer)).toBe(String(7n * PRICE));
   }, 60_000);
 

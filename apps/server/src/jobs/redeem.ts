@@ -9,13 +9,15 @@ const REDEEM_KEY = 'x402-redeem';
  * (the transaction of a channel's first charge since its last redemption, so the task
  * exists exactly when the charge does). A redemption already waiting keeps its time:
  * one task claims every channel's vouchers, however many calls came meanwhile; tasks
- * run one at a time (their own queue), so two workers never claim at once.
+ * run one at a time (their own queue), so two workers never claim at once. `soonest`
+ * moves a waiting redemption to this time instead.
  */
 export async function scheduleRedemption(
   queue: JobQueue,
   tx: Queryable,
   now: Date,
   seconds: number,
+  { soonest = false } = {},
 ): Promise<void> {
   await queue.add(
     tx,
@@ -25,7 +27,7 @@ export async function scheduleRedemption(
       key: REDEEM_KEY,
       queue: REDEEM_KEY,
       runAt: new Date(now.getTime() + seconds * 1000),
-      keepRunAt: true,
+      keepRunAt: !soonest,
     },
   );
 }
@@ -41,5 +43,5 @@ export async function redeemLeftovers(db: Queryable, queue: JobQueue, now: Date)
       WHERE (state->>'chargedCumulativeAmount')::numeric > (state->>'totalClaimed')::numeric
       LIMIT 1`,
   );
-  if (rows.length > 0) await scheduleRedemption(queue, db, now, 0);
+  if (rows.length > 0) await scheduleRedemption(queue, db, now, 0, { soonest: true });
 }

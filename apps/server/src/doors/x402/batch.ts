@@ -205,7 +205,11 @@ export class BatchSettlement {
     call: PaidCall,
     payload: PaymentPayload,
     requirements: Requirements,
-    challenge: (code: ChallengeCode, message: string, replace?: PaymentRequirements) => Refusal,
+    challenge: (
+      code: ChallengeCode,
+      message: string,
+      corrective?: { readonly accept: PaymentRequirements; readonly reason: string },
+    ) => Refusal,
   ): Promise<Admission<BatchTicket>> {
     const ready = await this.start();
     const accept = this.accept(requirements);
@@ -265,7 +269,7 @@ export class BatchSettlement {
         return challenge(
           'payment_rejected',
           `The voucher's cumulative amount is not this channel's charged total plus ${requirements.price}: ${reason}${detail}. The terms carry the channel's state; sign again from it`,
-          corrected.accepts[0],
+          corrected.accepts[0] === undefined ? undefined : { accept: corrected.accepts[0], reason },
         );
       }
       return challenge('payment_rejected', `The voucher was refused: ${reason}${detail}`);

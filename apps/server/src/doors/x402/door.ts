@@ -89,16 +89,23 @@ export function x402Door(deps: X402DoorDeps): X402Door {
     requirementsFor(call.route, call.price, deps.publicBaseUrl, terms);
   /**
    * The 402 of a call: `exact`, and `batch-settlement` beside it in the v2 terms when
-   * offered (`batchAccept` replaces its entry: the channel's state for a payer to resync).
+   * offered (`batch402` replaces its entry, and the v2 `error`, with the scheme's
+   * corrective terms: the channel's state for a payer to resync).
    */
   const challengeRefusal = (
     requirements: Requirements,
     error: ChallengeCode,
     message: string,
-    batchAccept?: PaymentRequirements,
+    batch402?: { readonly accept: PaymentRequirements; readonly reason: string },
   ): Refusal => {
-    const offered = batchAccept ?? batch?.accept(requirements) ?? null;
-    const faces = challenge(requirements, error, message, offered === null ? [] : [offered]);
+    const offered = batch402?.accept ?? batch?.accept(requirements) ?? null;
+    const faces = challenge(
+      requirements,
+      error,
+      message,
+      offered === null ? [] : [offered],
+      batch402?.reason,
+    );
     return refusal(error, message, {
       headers: { [PAYMENT_REQUIRED_HEADER]: faces.header },
       body: faces.body,
@@ -234,8 +241,8 @@ export function x402Door(deps: X402DoorDeps): X402Door {
       const requirements = requirementsOf(call);
       const batchPayload = batch === null ? null : BatchSettlement.payloadOf(call);
       if (batch !== null && batchPayload !== null) {
-        return batch.admit(call, batchPayload, requirements, (code, message, accept) =>
-          challengeRefusal(requirements, code, message, accept),
+        return batch.admit(call, batchPayload, requirements, (code, message, corrective) =>
+          challengeRefusal(requirements, code, message, corrective),
         );
       }
       if (batch !== null) void batch.start();

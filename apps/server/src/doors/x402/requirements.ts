@@ -262,17 +262,19 @@ export interface ChallengeBody {
  * Both faces of a 402 with the terms of `requirements`: the JSON body (x402 v1, read by
  * v1 clients) and the `PAYMENT-REQUIRED` header value (x402 v2, read first by current
  * clients). They describe the same single payment; `more` adds v2 entries for other
- * schemes (v1 has only `exact`).
+ * schemes (v1 has only `exact`). The v2 terms' `error` is `reason`: the message, or a
+ * scheme's machine-readable code that its client acts on.
  */
 export function challenge(
   requirements: Requirements,
   error: ChallengeCode,
   message: string,
   more: readonly PaymentRequirements[] = [],
+  reason: string = message,
 ): { readonly body: ChallengeBody; readonly header: string } {
   return {
     body: { ok: false, error, message, x402Version: 1, accepts: [v1AcceptEntry(requirements)] },
-    header: encodeBase64Json(paymentRequiredV2(requirements, message, more)),
+    header: encodeBase64Json(paymentRequiredV2(requirements, reason, more)),
   };
 }
 
