@@ -82,6 +82,9 @@ export function mcpRoutes(deps: AppDeps): Router {
       }
     }
 
+    // Whether the answer carries a JSON-RPC result: a tool's result reaches its caller only
+    // then (the SDK answers an error in its place when it refuses the result it was given).
+    let carriesResult = false;
     const left = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) left.abort();
@@ -91,7 +94,7 @@ export function mcpRoutes(deps: AppDeps): Router {
       requestId: requestIdOf(res) ?? null,
       header: (name) => req.get(name),
       left: left.signal,
-      written: () => written(res),
+      written: async () => (await written(res)) && carriesResult,
       keyRefusal: null,
     };
     const web = webRequestOf(req, left.signal);
@@ -127,7 +130,9 @@ export function mcpRoutes(deps: AppDeps): Router {
       Readable.fromWeb(answer.body as NodeReadableStream).pipe(res);
       return;
     }
-    const json = Buffer.from(await answer.text(), 'utf8');
+    const text = await answer.text();
+    carriesResult = answer.ok && isToolsCall(message) && isResult(text);
+    const json = Buffer.from(text, 'utf8');
     res.setHeader('Content-Length', json.length);
     res.end(json);
   });
@@ -159,6 +164,16 @@ const BODY_HEADERS: ReadonlySet<string> = new Set([
   'connection',
   'host',
 ]);
+
+/** Whether a JSON-RPC answer is a response with a `result` (not an `error`). */
+function isResult(text: string): boolean {
+  try {
+    const answer: unknown = JSON.parse(text);
+    return typeof answer === 'object' && answer !== null && 'result' in answer;
+  } catch {
+    return false;
+  }
+}
 
 function isEventStream(answer: globalThis.Response): boolean {
   return (answer.headers.get('content-type') ?? '').startsWith('text/event-stream');
