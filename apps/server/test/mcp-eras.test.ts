@@ -6,6 +6,9 @@
  * 2025-11-25 (`initialize` first) beside it, against the same server, key and tools.
  */
 
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -447,4 +450,52 @@ describe('both eras side by side on the same /mcp', () => {
     );
     await client.close();
   });
+});
+
+describe("the README's v2 client", () => {
+  const README = join(import.meta.dirname, '../../../README.md');
+  /** Where the snippet runs: inside the server package, so the v2 client resolves. */
+  const SNIPPETS = join(import.meta.dirname, '../node_modules/.cache/storefront-snippets');
+
+  /** The code block after `<!-- mcp client: <name> -->` in the README, as written. */
+  function readmeSnippet(name: string): string {
+    const readme = readFileSync(README, 'utf8');
+    const marker = `<!-- mcp client: ${name} -->\n\`\`\`js\n`;
+    const start = readme.indexOf(marker);
+    if (start === -1) throw new Error(`no MCP client snippet "${name}" in the README`);
+    const code = readme.slice(start + marker.length);
+    return code.slice(0, code.indexOf('\n```'));
+  }
+
+  it('runs unmodified as its own process: negotiates 2026-07-28, lists the tools and pays a call with the key', async () => {
+    const key = await liveKey(100);
+    mkdirSync(SNIPPETS, { recursive: true });
+    const file = join(mkdtempSync(join(SNIPPETS, 'run-')), 'agent.mjs');
+    writeFileSync(file, readmeSnippet('@modelcontextprotocol/client'));
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>(
+      (resolve, reject) => {
+        execFile(
+          process.execPath,
+          [file, `${server.url}/mcp`],
+          { env: { PATH: process.env.PATH, STOREFRONT_KEY: key }, timeout: 60_000 },
+          (error, stdout, stderr) => {
+            if (error && typeof error.code !== 'number') reject(error);
+            else
+              resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+          },
+        );
+      },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`protocol ${MODERN} (storefront)`);
+    expect(lines[1]).toBe(`${REGISTRY.length} tools, cacheable for ${MCP_LIST_TTL_MS} ms (public)`);
+    // notarize of "hello": the sha256 of its bytes, signed by the pinned key.
+    expect(lines[2]).toMatch(
+      /^notarize 0x2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824 signed by storefront-attest\/\d:0x[0-9a-fA-F]{40}$/,
+    );
+    expect(lines[2]).toContain(await pinnedKey());
+    expect(await creditsOf(key)).toBe(100 - 8);
+  }, 90_000);
 });

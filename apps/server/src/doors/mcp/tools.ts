@@ -76,9 +76,9 @@ export const RECEIPT_FIELD = 'attestation';
  * declare their dialect, JSON Schema 2020-12 (`$schema`; the route schemas use no keyword
  * whose meaning differs from draft-07), and an answer branch of `outputSchema` that
  * requires the receipt, as every successful result carries one (an `ok:false` answer is an
- * `isError` result without `structuredContent`). The legacy era keeps the schemas as they
- * were: SDK 1.x clients compile `outputSchema` with a draft-07 validator that refuses a
- * 2020-12 `$schema`.
+ * `isError` result without `structuredContent`). The legacy era keeps its tool list byte for
+ * byte as deployed clients have read it (SDK 1.x clients check results with a draft-07
+ * validator; the schemas mean the same under both dialects).
  */
 export function modernToolsOf(tools: readonly McpTool[]): McpTool[] {
   return tools.map((tool) => {
