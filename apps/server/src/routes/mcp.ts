@@ -50,7 +50,11 @@ export function mcpRoutes(deps: AppDeps): Router {
       if (exchange === undefined) throw new Error('An MCP request arrived without its exchange');
       return serverOf('modern', exchange);
     },
-    { legacy: 'reject' },
+    {
+      legacy: 'reject',
+      // What the SDK refused or failed at, out of band (the answer says it to the caller).
+      onerror: (error) => deps.logger.debug({ err: error }, 'MCP request refused or failed'),
+    },
   );
 
   router.post(MCP_PATH, express.json({ limit: MAX_MCP_BODY }), async (req, res) => {
@@ -101,6 +105,8 @@ export function mcpRoutes(deps: AppDeps): Router {
     let answer: globalThis.Response;
     if (await isLegacyRequest(web, body)) {
       const server = serverOf('legacy', exchange);
+      server.onerror = (error) =>
+        deps.logger.debug({ err: error }, 'MCP request refused or failed');
       // Stateless: no session id is ever issued; JSON answers, never an event stream.
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => {
