@@ -26,6 +26,13 @@ export const MCP_TRANSPORT = 'streamable-http';
 /** The endpoint's path under the public base URL. */
 export const MCP_PATH = '/mcp';
 
+/**
+ * The MCP protocol revision of the stateless era the endpoint serves beside the legacy
+ * one: no `initialize`, the version and client capabilities in each request's `_meta`,
+ * `server/discover`, and the `Mcp-Method` / `Mcp-Name` headers.
+ */
+export const MCP_MODERN_PROTOCOL_VERSION = '2026-07-28';
+
 /** The config block MCP clients (Claude Code, Cursor, …) read for a remote server. */
 export function mcpClientConfig(base: string, key = '<key>') {
   return {

@@ -65,8 +65,9 @@ describe('GET /mcp', () => {
       name: 'storefront',
       title: 'Storefront',
       version: t.deps.version,
-      protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
-      latestProtocolVersion: LATEST_PROTOCOL_VERSION,
+      // The stateless revision, then every revision an SDK 1.x client negotiates.
+      protocolVersions: ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS],
+      latestProtocolVersion: '2026-07-28',
       transport: 'streamable-http',
       endpoint: `${base}/mcp`,
       auth: {

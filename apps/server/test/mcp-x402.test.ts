@@ -4,6 +4,10 @@
  * the MCP SDK's client and `@x402/core`'s client (the official `exact` scheme), paying
  * a `tools/call` as the x402 MCP transport specifies.
  */
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -194,6 +198,35 @@ describe('x402 inside MCP on a local chain', () => {
     const own = await call(client, 'links', { url: site.url('/product') }, payment);
     expect(own.isError).toBeUndefined();
     expect(before.payer - (await balances()).payer).toBe(5000n);
+    await client.close();
+  }, 60_000);
+
+  it('pays a tool call over protocol 2026-07-28 with the v2 client the same way: terms, payment in _meta, settlement in _meta', async () => {
+    const client = new ModernClient(
+      { name: 'storefront-x402-agent-v2', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new ModernTransport(new URL(`${server.url}/mcp`)));
+    await client.listTools();
+    const args = { content: 'paid over 2026-07-28' };
+    const before = await balances();
+    const asked = (await client.callTool({ name: 'notarize', arguments: args })) as CallToolResult;
+    const terms = termsOf(asked);
+    expect(codeOf(asked)).toBe('payment_required');
+    expect(await balances()).toStrictEqual(before);
+    const payment = await payer().createPaymentPayload(terms);
+    const paid = await client.callTool({
+      name: 'notarize',
+      arguments: args,
+      _meta: { 'x402/payment': payment },
+    });
+    expect(paid.isError).toBeUndefined();
+    expect((paid.structuredContent as { ok: boolean }).ok).toBe(true);
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({
+      success: true,
+      network: stack.network,
+    });
+    expect(before.payer - (await balances()).payer).toBe(8000n);
     await client.close();
   }, 60_000);
 

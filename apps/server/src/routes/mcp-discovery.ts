@@ -1,13 +1,15 @@
-import {
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorCode } from '@storefront/core';
 import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
+import { MCP_PROTOCOL_VERSIONS } from '../doors/mcp/server.js';
 import { type ErrorBody, errorStatus } from '../http/error-status.js';
 import { jobPagePrices, jobsInstructions } from '../jobs/discovery.js';
-import { MCP_PATH, MCP_SERVER, MCP_TRANSPORT } from '../mcp-identity.js';
+import {
+  MCP_MODERN_PROTOCOL_VERSION,
+  MCP_PATH,
+  MCP_SERVER,
+  MCP_TRANSPORT,
+} from '../mcp-identity.js';
 import { requestIdOf } from '../middleware/request-id.js';
 
 /** Where the discovery blob is also served, so nothing depends on `Accept` sniffing. */
@@ -34,12 +36,12 @@ export function mcpDiscovery(deps: Pick<AppDeps, 'config' | 'version' | 'registr
     title: MCP_SERVER.title,
     description: MCP_SERVER.description,
     version: deps.version,
-    protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
-    latestProtocolVersion: LATEST_PROTOCOL_VERSION,
+    protocolVersions: [...MCP_PROTOCOL_VERSIONS],
+    latestProtocolVersion: MCP_MODERN_PROTOCOL_VERSION,
     transport: MCP_TRANSPORT,
     endpoint: `${base}${MCP_PATH}`,
     usage:
-      'POST one JSON-RPC message per request (initialize, tools/list, tools/call, …); answers are JSON and there is no session. GET with Accept: text/event-stream and DELETE answer 405: the server opens no stream and keeps no session.',
+      'POST one JSON-RPC message per request; answers are JSON and there is no session. Protocol 2026-07-28: no initialize; each request carries _meta["io.modelcontextprotocol/protocolVersion"] and clientCapabilities and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers (server/discover, tools/list, tools/call). Earlier revisions: initialize, then tools/list, tools/call and, for crawl_job, tasks/*. GET with Accept: text/event-stream and DELETE answer 405: the server opens no stream and keeps no session.',
     auth: {
       type: 'bearer',
       header: 'Authorization: Bearer <key>',

@@ -65,6 +65,43 @@ export function toolsOf(registry: readonly AnyRoute[]): McpTool[] {
   }));
 }
 
+/** The JSON Schema dialect the tool schemas declare on the 2026-07-28 revision. */
+export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** The field of a successful answer that holds its receipt. */
+export const RECEIPT_FIELD = 'attestation';
+
+/**
+ * The tools as the 2026-07-28 revision lists them: the same tools with schemas that
+ * declare their dialect, JSON Schema 2020-12 (`$schema`; the route schemas use no keyword
+ * whose meaning differs from draft-07), and an answer branch of `outputSchema` that
+ * requires the receipt, as every successful result carries one (an `ok:false` answer is an
+ * `isError` result without `structuredContent`). The legacy era keeps its tool list byte for
+ * byte as deployed clients have read it (SDK 1.x clients check results with a draft-07
+ * validator; the schemas mean the same under both dialects).
+ */
+export function modernToolsOf(tools: readonly McpTool[]): McpTool[] {
+  return tools.map((tool) => {
+    const [answer, terms] = tool.outputSchema.anyOf as [Record<string, unknown>, unknown];
+    const required = (answer.required as readonly string[] | undefined) ?? [];
+    return {
+      ...tool,
+      inputSchema: { $schema: JSON_SCHEMA_2020_12, ...tool.inputSchema },
+      outputSchema: {
+        $schema: JSON_SCHEMA_2020_12,
+        ...tool.outputSchema,
+        anyOf: [
+          {
+            ...answer,
+            required: required.includes(RECEIPT_FIELD) ? required : [...required, RECEIPT_FIELD],
+          },
+          terms,
+        ],
+      },
+    };
+  });
+}
+
 /** The budget sentence of a tool whose text can be cut (leading space), or nothing. */
 function sliceText(route: AnyRoute): string {
   if (route.slices === undefined) return '';
