@@ -11,7 +11,7 @@
  *   signing and the paid request, as a user of the official client sees one call;
  * - `batch`: `batch-settlement` with the official client scheme (`@x402/evm`): each of
  *   `concurrency` lanes is one channel of the same payer (its own salt), deposited into by
- *   its first call; every call then signs a voucher from the terms read once, sends it,
+ *   its first call (in the warm-up run, whose lanes the measured run keeps); every call then signs a voucher from the terms read once, sends it,
  *   and hands the answer to the client's hooks (`processPaymentResult`), as an agent that
  *   calls often does.
  * Every answer must be 200 (and for a payment, carry `PAYMENT-RESPONSE`); anything else
@@ -185,17 +185,24 @@ function batchClient(privateKey: `0x${string}`, salt: `0x${string}`): x402HTTPCl
   );
 }
 
-/** Runs of the `batch` side so far: each run's lanes are new channels. */
-let batchRuns = 0;
+/**
+ * The lanes of each width: the warm-up run of a width opens (deposits into) its
+ * channels, and the measured run that follows goes on with them.
+ */
+const batchLanes = new Map<number, x402HTTPClient[]>();
 
 async function batchRun(payerKey: `0x${string}`, spec: RunSpec): Promise<RunResult> {
-  const run = ++batchRuns;
-  const lanes = Array.from({ length: spec.concurrency }, (_, lane) =>
-    batchClient(
-      payerKey,
-      `0x${(process.pid * 1000 + run * 64 + lane).toString(16).padStart(64, '0')}`,
-    ),
-  );
+  let lanes = batchLanes.get(spec.concurrency);
+  if (lanes === undefined) {
+    const width = spec.concurrency;
+    lanes = Array.from({ length: width }, (_, lane) =>
+      batchClient(
+        payerKey,
+        `0x${(process.pid * 1000 + width * 64 + lane).toString(16).padStart(64, '0')}`,
+      ),
+    );
+    batchLanes.set(width, lanes);
+  }
   const first = lanes[0] as x402HTTPClient;
   const required = await paymentRequired(first, spec.url);
   const signMs: number[] = [];

@@ -4,8 +4,8 @@
 
 -- The channels, as the official server scheme of `@x402/evm` keeps them (its `Channel`
 -- record, JSON): what each payer has deposited and been charged, the latest voucher,
--- and the call in progress. Every change is made under a transaction-scoped advisory
--- lock on the channel, so instances never interleave on one channel.
+-- and the call in progress. Every change is made holding the row's lock (a new channel
+-- is inserted only if absent), so instances never interleave on one channel.
 CREATE TABLE x402_channels (
   channel_id  text PRIMARY KEY CHECK (channel_id = lower(channel_id)),
   state       jsonb NOT NULL,

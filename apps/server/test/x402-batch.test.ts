@@ -190,7 +190,7 @@ describe('x402 batch-settlement', () => {
       amount: String(PRICE),
       asset: stack.asset,
       payTo: stack.payTo,
-      extra: { withdrawDelay: 900, tier: 'notarize', minDeposit: String(PRICE * 10n) },
+      extra: { withdrawDelay: 900, tier: 'notarize', minDeposit: String(PRICE * 100n) },
     });
     expect(batch.extra.receiverAuthorizer).toMatch(/^0x[0-9a-fA-F]{40}$/);
     // v1 has no batch-settlement: its body still offers exact alone.

@@ -53,7 +53,19 @@ export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRu
       connection: options.connection,
       concurrency: options.concurrency,
       settle: (jobId, lastTry) => settleJob(options.db, options.deps.jobs.payments, jobId, lastTry),
-      ...(batch === null ? {} : { redeem: () => batch.redeem() }),
+      ...(batch === null
+        ? {}
+        : {
+            redeem: async () => {
+              await batch.redeem();
+              await redeemLeftovers(
+                db,
+                options.deps.jobs.queue,
+                options.deps.clock(),
+                options.deps.config.payment.batchRedeemSeconds,
+              );
+            },
+          }),
       onWorkers: record,
       onUnexpectedStop: (error) => {
         logger.error({ err: error }, 'job workers stopped unexpectedly; starting new ones');
@@ -81,7 +93,7 @@ export async function startJobWorkers(options: JobWorkersOptions): Promise<JobRu
   };
   current = await start();
   if (batch !== null) {
-    await redeemLeftovers(db, options.deps.jobs.queue, options.deps.clock()).catch(
+    await redeemLeftovers(db, options.deps.jobs.queue, options.deps.clock(), 0).catch(
       (error: unknown) => logger.error({ err: error }, 'could not schedule x402 redemption'),
     );
   }

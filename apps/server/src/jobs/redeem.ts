@@ -33,15 +33,23 @@ export async function scheduleRedemption(
 }
 
 /**
- * At a worker's start: schedule a redemption now when a channel holds vouchers charged
- * past what is claimed (the process that charged them stopped before its task ran, or
- * its task gave up): nothing charged is left unredeemed.
+ * Schedule a redemption `seconds` from `now` when a channel holds vouchers charged past
+ * what is claimed: at a worker's start (`seconds` 0: the process that charged them
+ * stopped before its task ran, or its task gave up), and after each redemption (calls
+ * charged while it claimed are not a channel's first charge since a redemption, so they
+ * scheduled none). Nothing charged is left unredeemed.
  */
-export async function redeemLeftovers(db: Queryable, queue: JobQueue, now: Date): Promise<void> {
+export async function redeemLeftovers(
+  db: Queryable,
+  queue: JobQueue,
+  now: Date,
+  seconds: number,
+): Promise<void> {
   const { rows } = await db.query(
     `SELECT 1 FROM x402_channels
       WHERE (state->>'chargedCumulativeAmount')::numeric > (state->>'totalClaimed')::numeric
       LIMIT 1`,
   );
-  if (rows.length > 0) await scheduleRedemption(queue, db, now, 0, { soonest: true });
+  if (rows.length > 0)
+    await scheduleRedemption(queue, db, now, seconds, { soonest: seconds === 0 });
 }

@@ -47,6 +47,15 @@ const CUMULATIVE_MISMATCH = 'invalid_batch_settlement_evm_cumulative_amount_mism
 /** How long after a failed start (facilitator down, or no `batch-settlement`) it is tried again (ms). */
 const START_RETRY_MS = 30_000;
 
+/**
+ * How many calls' worth a channel's deposit is asked to be (`extra.minDeposit`, which the
+ * official client deposits unless told otherwise): a deposit is an on-chain transaction
+ * that one call in this many waits for, and money the payer leaves in the channel until
+ * it is spent, refunded or withdrawn. The scheme's own default is 10 calls, which makes
+ * every tenth call of an agent that calls often wait for the chain.
+ */
+export const DEPOSIT_CALLS = 100;
+
 /** What batch settlement needs. */
 export interface BatchSettlementDeps {
   readonly db: Database;
@@ -160,7 +169,11 @@ export class BatchSettlement {
         price: {
           amount: String(price),
           asset: terms.asset,
-          extra: { name: token.name, version: token.version },
+          extra: {
+            name: token.name,
+            version: token.version,
+            minDeposit: String(price * DEPOSIT_CALLS),
+          },
         },
         maxTimeoutSeconds: 60,
       });
@@ -221,16 +234,6 @@ export class BatchSettlement {
     }
     const payloadHash = sha256Hex(JSON.stringify(payload));
     const callHash = sha256Hex(JSON.stringify([call.route.name, call.params]));
-    const earlier = await voucherByPayload(this.#deps.db, payloadHash);
-    if (earlier !== null) {
-      if (earlier.route !== requirements.route || earlier.call_hash !== callHash) {
-        return challenge(
-          'payment_mismatch',
-          'This voucher already paid for another call (another route or other parameters); sign a voucher for this call',
-        );
-      }
-      return paidEarlier(earlier);
-    }
     const resource = (payload as { resource?: { url?: unknown } }).resource?.url;
     if (resource !== undefined && resource !== requirements.resource) {
       return challenge(
@@ -254,6 +257,18 @@ export class BatchSettlement {
       );
     }
     if (!verified.isValid) {
+      // A voucher already charged is behind its channel's total, so it fails here: the
+      // same voucher again (its answer was lost) gets the result it paid for.
+      const earlier = await voucherByPayload(this.#deps.db, payloadHash);
+      if (earlier !== null) {
+        if (earlier.route !== requirements.route || earlier.call_hash !== callHash) {
+          return challenge(
+            'payment_mismatch',
+            'This voucher already paid for another call (another route or other parameters); sign a voucher for this call',
+          );
+        }
+        return paidEarlier(earlier);
+      }
       const reason = verified.invalidReason ?? 'invalid';
       const detail = verified.invalidMessage ? ` (${verified.invalidMessage})` : '';
       if (reason === CUMULATIVE_MISMATCH) {

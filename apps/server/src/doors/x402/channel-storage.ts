@@ -26,9 +26,9 @@ function keyOf(channelId: string): string {
  * The channels of the official `batch-settlement` server scheme (`@x402/evm`) in
  * PostgreSQL (`x402_channels`), so that every instance shares them and a crash loses
  * none. The scheme's `updateChannel` contract (no other change may interleave between
- * reading a channel and writing it back, across all instances) is kept with a
- * transaction-scoped advisory lock on the channel, which also covers a channel not yet
- * stored (a row lock could not).
+ * reading a channel and writing it back, across all instances) is kept with the row's
+ * lock; a channel not yet stored is created only if no one else created it meanwhile,
+ * else the update is made again on the stored one.
  */
 export class PgChannelStorage implements ChannelStorage {
   readonly #db: Database;
@@ -67,38 +67,48 @@ export class PgChannelStorage implements ChannelStorage {
   ): Promise<ChannelUpdateResult> {
     const key = keyOf(channelId);
     const effect = chargeEffects.getStore();
-    return this.#db.transaction(async (tx) => {
-      await tx.query(
-        'SELECT pg_advisory_xact_lock(hashtextextended($1, 402))',
-        [key],
-        'x402_channel_lock',
-      );
-      const { rows } = await tx.query<{ state: Channel }>(
-        'SELECT state FROM x402_channels WHERE channel_id = $1',
-        [key],
-        'x402_channel_get',
-      );
-      const current = rows[0]?.state;
-      const next = update(current);
-      if (next === current) return { channel: current, status: 'unchanged' };
-      if (next === undefined) {
-        await tx.query('DELETE FROM x402_channels WHERE channel_id = $1', [key]);
-        return { channel: undefined, status: current === undefined ? 'unchanged' : 'deleted' };
-      }
-      await tx.query(
-        `INSERT INTO x402_channels (channel_id, state) VALUES ($1, $2::jsonb)
-         ON CONFLICT (channel_id) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
-        [key, JSON.stringify(next)],
-        'x402_channel_put',
-      );
-      if (
-        effect !== undefined &&
-        current !== undefined &&
-        BigInt(next.chargedCumulativeAmount) > BigInt(current.chargedCumulativeAmount)
-      ) {
-        await effect(tx, current, next);
-      }
-      return { channel: next, status: 'updated' };
-    });
+    for (;;) {
+      const result = await this.#db.transaction(async (tx) => {
+        // The row lock holds the channel until commit; READ COMMITTED reads the newest
+        // version once the lock is had, so no change interleaves.
+        const { rows } = await tx.query<{ state: Channel }>(
+          'SELECT state FROM x402_channels WHERE channel_id = $1 FOR UPDATE',
+          [key],
+          'x402_channel_lock',
+        );
+        const current = rows[0]?.state;
+        const next = update(current);
+        if (next === current) return { channel: current, status: 'unchanged' } as const;
+        if (next === undefined) {
+          await tx.query('DELETE FROM x402_channels WHERE channel_id = $1', [key]);
+          return { channel: undefined, status: 'deleted' } as const;
+        }
+        if (current === undefined) {
+          // A new channel: another instance may be creating it at this moment.
+          const { rows: created } = await tx.query(
+            `INSERT INTO x402_channels (channel_id, state) VALUES ($1, $2::jsonb)
+             ON CONFLICT (channel_id) DO NOTHING RETURNING 1`,
+            [key, JSON.stringify(next)],
+            'x402_channel_create',
+          );
+          if (created.length === 0) return null;
+        } else {
+          await tx.query(
+            'UPDATE x402_channels SET state = $2::jsonb, updated_at = now() WHERE channel_id = $1',
+            [key, JSON.stringify(next)],
+            'x402_channel_put',
+          );
+          if (
+            effect !== undefined &&
+            BigInt(next.chargedCumulativeAmount) > BigInt(current.chargedCumulativeAmount)
+          ) {
+            await effect(tx, current, next);
+          }
+        }
+        return { channel: next, status: 'updated' } as const;
+      });
+      // Created meanwhile by another instance: read it and decide again.
+      if (result !== null) return result;
+    }
   }
 }
