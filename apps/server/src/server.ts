@@ -72,6 +72,11 @@ export interface RunningServer {
    */
   ready(): Promise<void>;
   /**
+   * Read the facilitator's kinds again now (the terms of `batch-settlement`): the server
+   * reads them at start, which fails while a payment stack started beside it is not up.
+   */
+  paymentsStarted(): Promise<void>;
+  /**
    * Drain, then stop: admit no new call (503 `draining`, `/healthz` 503), let the calls
    * in flight finish and their charges commit, give back whatever is still reserved,
    * close the connections and the database. Calls still running after the longest
@@ -92,6 +97,11 @@ export interface StartOptions {
   readonly webhookRetryMs?: readonly number[];
   /** The tier table; default the standard one (`tierPlans` in `metering/tiers.ts`). */
   readonly plans?: TierPlans;
+  /**
+   * The facilitator starts beside the server (the local payment stack): its kinds are
+   * read once it runs (`paymentsStarted`), not at start.
+   */
+  readonly facilitatorLater?: boolean;
 }
 
 /**
@@ -205,7 +215,7 @@ export async function startServer(
     });
     const { meter, processor } = deps;
     // Read the facilitator's kinds now, so the first 402 already offers batch-settlement.
-    void deps.doors.batch?.start();
+    if (options.facilitatorLater !== true) void deps.doors.batch?.start();
     const app = createApp(deps);
 
     // The lease is written before any call can reserve under it; then, every second, it
@@ -325,6 +335,9 @@ export async function startServer(
         await pool?.ready();
         // The terms of batch-settlement are made from the facilitator's kinds, once.
         await deps.doors.batch?.start();
+      },
+      async paymentsStarted() {
+        await deps.doors.batch?.start({ now: true });
       },
       close() {
         closing ??= close();

@@ -47,7 +47,7 @@ export async function startService(
     : null;
   const config = launch === null ? loaded : withLocalPayments(loaded, launch.terms);
   const [started, stack] = await Promise.allSettled([
-    startServer(config, rest),
+    startServer(config, { ...rest, facilitatorLater: launch !== null }),
     launch === null ? null : launch.ready,
   ]);
   if (started.status === 'rejected' || stack.status === 'rejected') {
@@ -57,6 +57,8 @@ export async function startService(
   }
   const server = started.value;
   const payments = stack.value;
+  // The server read the facilitator's kinds while the local stack was still starting.
+  if (payments !== null) await server.paymentsStarted();
   let closing: Promise<void> | undefined;
   return {
     config,

@@ -196,7 +196,7 @@ describe('the start-up with no configuration', () => {
     expect(run.stdout).toContain(
       `MCP ${service.server.url}/mcp  tools/call notarize {"content":"hello"}`,
     );
-    expect(run.stdout).toContain('terms     isError result: x402Version 2, 1 way(s) to pay');
+    expect(run.stdout).toContain('terms     isError result: x402Version 2, 2 way(s) to pay');
     expect(run.stdout).toContain(`paid      0.008 test USDC on eip155:8453 to ${DEV_PAY_TO}`);
     expect(run.stdout).toMatch(
       new RegExp(

@@ -125,6 +125,39 @@ describe('the quick-start clients, unmodified, against the development stack', (
     expect(run.stdout).toContain("algorithm: 'sha256'");
   });
 
+  it("the README's batch-settlement client deposits once, then pays each call with a voucher", async () => {
+    const before = await balances();
+    const env = {
+      PAYER_PRIVATE_KEY: DEV_PAYER.privateKey,
+      RPC_URL: service.payments!.stack.rpcUrl,
+    };
+    const code = readmeSnippet('batch-settlement');
+    const first = await runSnippet(code, env, [service.server.url]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(
+      first.stdout
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            line.split(' ').slice(0, 2).join(' ') + line.slice(line.indexOf(' channel total')),
+        ),
+    ).toStrictEqual([
+      `200 one channel total ${PRICE}`,
+      `200 two channel total ${2n * PRICE}`,
+      `200 three channel total ${3n * PRICE}`,
+    ]);
+    // One transfer: the deposit of 100 calls; the payee is paid when the vouchers are redeemed.
+    expect(before.payer - (await balances()).payer).toBe(100n * PRICE);
+    // A second run finds the channel on chain and goes on from the service's total.
+    const second = await runSnippet(code, env, [service.server.url]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`200 three`);
+    expect(second.stdout).toContain(`channel total ${6n * PRICE}`);
+    expect(before.payer - (await balances()).payer).toBe(100n * PRICE);
+  });
+
   it("the README's x402-fetch 1.2 quick start pays with the v1 network names on", async () => {
     await paysOnce(
       readmeSnippet('x402-fetch'),

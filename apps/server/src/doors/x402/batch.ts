@@ -44,7 +44,7 @@ const PAYMENT_RESPONSE_HEADER = 'PAYMENT-RESPONSE';
  */
 const CUMULATIVE_MISMATCH = 'invalid_batch_settlement_evm_cumulative_amount_mismatch';
 
-/** How long after a failed start (facilitator down, or no `batch-settlement`) it is tried again (ms). */
+/** The longest wait after a failed start (facilitator down, or no `batch-settlement`) before the next (ms). */
 const START_RETRY_MS = 30_000;
 
 /**
@@ -120,6 +120,8 @@ export class BatchSettlement {
   #starting: Promise<Ready | null> | null = null;
   /** Before this time (ms) a failed start is not tried again. */
   #retryAt = 0;
+  /** The wait after the next failed start (ms): doubled after each, up to {@link START_RETRY_MS}. */
+  #retryMs = 250;
 
   constructor(deps: BatchSettlementDeps) {
     this.#deps = deps;
@@ -129,16 +131,22 @@ export class BatchSettlement {
   /**
    * Read the facilitator's kinds and make the terms of every price; null when the
    * facilitator cannot be reached or does not settle `batch-settlement` on the network
-   * (tried again at the next call that needs it).
+   * (tried again by a later call, after a wait that grows from 250 ms to 30 s; `now`
+   * tries at once).
    */
-  start(): Promise<Ready | null> {
+  start({ now = false } = {}): Promise<Ready | null> {
     if (this.#ready !== null) return Promise.resolve(this.#ready);
-    if (this.#starting === null && Date.now() < this.#retryAt) return Promise.resolve(null);
+    if (this.#starting === null && !now && Date.now() < this.#retryAt) {
+      return Promise.resolve(null);
+    }
     this.#starting ??= this.#initialize()
       .catch(() => null)
       .then((ready) => {
         this.#ready = ready;
-        if (ready === null) this.#retryAt = Date.now() + START_RETRY_MS;
+        if (ready === null) {
+          this.#retryAt = Date.now() + this.#retryMs;
+          this.#retryMs = Math.min(START_RETRY_MS, this.#retryMs * 2);
+        }
         this.#starting = null;
         return ready;
       });
