@@ -140,6 +140,12 @@ async function books<R>(sql: string, params: unknown[] = []): Promise<R[]> {
   return (await server().db.query<R>(sql, params)).rows;
 }
 
+/** How many calls the books hold. */
+async function booked(): Promise<number> {
+  const [row] = await books<{ n: string }>('SELECT count(*)::text AS n FROM x402_vouchers');
+  return Number(row?.n);
+}
+
 /** Wait until `check` holds, asking again as the chain moves (a redemption is a queued task). */
 async function until<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
   for (;;) {
@@ -284,6 +290,36 @@ describe('x402 batch-settlement', () => {
     );
     expect(BigInt(delivered[0]?.total ?? '0')).toBe(receiver.claimed);
     expect((await stack.balanceOf(stack.payTo)) - payeeBefore).toBeLessThanOrEqual(7n * PRICE);
+  }, 60_000);
+
+  it('refunds the unspent rest of a channel to the payer, and pays payTo what it was charged', async () => {
+    const before = await receiverOnChain();
+    const payerBefore = await stack.balanceOf(DEV_PAYER.address);
+    const booksBefore = await booked();
+    const { client, scheme } = batchPayer(`0x${'03'.repeat(32)}`);
+    const pay = wrapFetchWithPayment(fetch, client);
+    for (let i = 0; i < 2; i++) expect((await pay(notarize(`refund ${i}`))).status).toBe(200);
+    const deposited = payerBefore - (await stack.balanceOf(DEV_PAYER.address));
+    expect(deposited).toBe(100n * PRICE);
+    // The official client's cooperative refund, through the route it paid.
+    const answers: Body[] = [];
+    const seen: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (answer.status === 200) answers.push((await answer.clone().json()) as Body);
+      return answer;
+    };
+    const refunded = await scheme.refund(notarize('refund'), { fetch: seen });
+    expect(refunded.success).toBe(true);
+    // The answer is the refund's, not a product's: nothing ran, nothing was signed.
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ ok: true, message: expect.stringContaining('Refund made') });
+    expect(answers[0]).not.toHaveProperty('attestation');
+    expect(payerBefore - (await stack.balanceOf(DEV_PAYER.address))).toBe(2n * PRICE);
+    // What the two calls were charged reaches payTo; nothing more.
+    const after = await until(receiverOnChain, (r) => r.settled >= before.settled + 2n * PRICE);
+    expect(after.claimed).toBe(before.claimed + 2n * PRICE);
+    // A refund runs no product and charges nothing: the books gained the two calls only.
+    expect((await booked()) - booksBefore).toBe(2);
   }, 60_000);
 
   it('redeems what an instance charged before it stopped, once the next one starts', async () => {

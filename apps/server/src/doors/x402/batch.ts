@@ -56,6 +56,9 @@ const START_RETRY_MS = 30_000;
  */
 export const DEPOSIT_CALLS = 100;
 
+/** The facilitator's answer to a settlement with nothing claimed and unpaid (`ErrNothingToSettle`). */
+const NOTHING_TO_SETTLE = 'invalid_batch_settlement_evm_nothing_to_settle';
+
 /** What batch settlement needs. */
 export interface BatchSettlementDeps {
   readonly db: Database;
@@ -297,6 +300,7 @@ export class BatchSettlement {
       }
       return challenge('payment_rejected', `The voucher was refused: ${reason}${detail}`);
     }
+    if (verified.skipHandler !== undefined) return this.#refund(ready, payload, accept, challenge);
     return {
       kind: 'admitted',
       ticket: {
@@ -364,6 +368,55 @@ export class BatchSettlement {
     return { ok: true, headers: { [PAYMENT_RESPONSE_HEADER]: encodeBase64Json(settled) } };
   }
 
+  /**
+   * A cooperative refund (a `refund` voucher at the channel's charged total): no work is
+   * done and nothing is charged; the facilitator claims what was charged and pays the
+   * rest of the channel back to the payer now, and the answer says so.
+   */
+  async #refund(
+    ready: Ready,
+    payload: PaymentPayload,
+    accept: PaymentRequirements,
+    challenge: (code: ChallengeCode, message: string) => Refusal,
+  ): Promise<Delivery | Refusal> {
+    let settled: SettleResponse;
+    try {
+      settled = await ready.server.settlePayment(payload, accept);
+    } catch (error) {
+      settled = {
+        success: false,
+        errorReason:
+          error instanceof SettleError
+            ? (error.errorReason ?? error.message)
+            : (error as Error).message,
+        transaction: '',
+        network: accept.network,
+      };
+    }
+    if (!settled.success) {
+      return challenge(
+        'settlement_failed',
+        `The refund could not be made: ${settled.errorReason ?? 'refused'}; the channel is unchanged`,
+      );
+    }
+    const channelId = (payload.payload as { voucher?: { channelId?: string } }).voucher?.channelId;
+    const body = {
+      ok: true,
+      message: 'Refund made: the unspent balance of the channel went back to the payer',
+      channelId: channelId ?? null,
+      transaction: settled.transaction,
+    };
+    return {
+      kind: 'delivered',
+      body,
+      headers: { [PAYMENT_RESPONSE_HEADER]: encodeBase64Json(settled) },
+      ok: true,
+      error: null,
+      message: null,
+      charge: 'free',
+    };
+  }
+
   /** The call's row in the books, in the transaction of its charge. */
   async #book(
     tx: Queryable,
@@ -398,13 +451,22 @@ export class BatchSettlement {
 
   /**
    * Redeem: claim every channel's vouchers charged past what is claimed on chain, in
-   * batches, then move the claimed sum to `payTo`. Safe to run again at any time: a
-   * channel whose charged total is claimed is left alone.
+   * batches, then move everything claimed and unpaid to `payTo`. Safe to run again at
+   * any time: a channel whose charged total is claimed is left alone.
    */
   async redeem(): Promise<{ claims: ClaimResult[]; settle?: SettleResult }> {
     const ready = await this.start();
     if (ready === null) throw new Error('batch settlement is not available (the facilitator)');
-    return this.manager(ready).claimAndSettle({ maxClaimsPerBatch: 100 });
+    const manager = this.manager(ready);
+    const claims = await manager.claim({ maxClaimsPerBatch: 100 });
+    // Settled whether or not this run claimed: a refund claims what its channel was
+    // charged, and a run that stopped after its claims left them unsettled.
+    try {
+      return { claims, settle: await manager.settle() };
+    } catch (error) {
+      if ((error as Error).message.includes(NOTHING_TO_SETTLE)) return { claims };
+      throw error;
+    }
   }
 
   /** The official channel manager of the scheme, for `payTo` and the terms' token. */
