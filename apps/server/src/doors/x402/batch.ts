@@ -245,15 +245,32 @@ export class BatchSettlement {
     }
     const payloadHash = sha256Hex(JSON.stringify(payload));
     const callHash = sha256Hex(JSON.stringify([call.route.name, call.params]));
+    // A voucher already charged fails every check below (it was signed for a call whose
+    // answer was lost, possibly through another instance): it gets the result it paid for.
+    const refuse = async (
+      code: ChallengeCode,
+      message: string,
+      corrective?: { readonly accept: PaymentRequirements; readonly reason: string },
+    ): Promise<Refusal | Delivery> => {
+      const earlier = await voucherByPayload(this.#deps.db, payloadHash);
+      if (earlier === null) return challenge(code, message, corrective);
+      if (earlier.route !== requirements.route || earlier.call_hash !== callHash) {
+        return challenge(
+          'payment_mismatch',
+          'This voucher already paid for another call (another route or other parameters); sign a voucher for this call',
+        );
+      }
+      return paidEarlier(earlier);
+    };
     const resource = (payload as { resource?: { url?: unknown } }).resource?.url;
     if (resource !== undefined && resource !== requirements.resource) {
-      return challenge(
+      return refuse(
         'payment_mismatch',
         `resource.url: this payment was signed for ${String(resource)}, but this call is ${requirements.resource} (tier ${requirements.tier}); sign the terms of this call`,
       );
     }
     if (ready.server.findMatchingRequirements([accept], payload) === undefined) {
-      return challenge(
+      return refuse(
         'payment_mismatch',
         `This payment's accepted terms are not this call's: ${requirements.route} costs ${requirements.price} (${requirements.amount} atomic units) with batch-settlement; sign these terms`,
       );
@@ -262,24 +279,12 @@ export class BatchSettlement {
     try {
       verified = await ready.server.verifyPayment(payload, accept);
     } catch (error) {
-      return challenge(
+      return refuse(
         'payment_rejected',
         `The voucher could not be verified: ${(error as Error).message}`,
       );
     }
     if (!verified.isValid) {
-      // A voucher already charged is behind its channel's total, so it fails here: the
-      // same voucher again (its answer was lost) gets the result it paid for.
-      const earlier = await voucherByPayload(this.#deps.db, payloadHash);
-      if (earlier !== null) {
-        if (earlier.route !== requirements.route || earlier.call_hash !== callHash) {
-          return challenge(
-            'payment_mismatch',
-            'This voucher already paid for another call (another route or other parameters); sign a voucher for this call',
-          );
-        }
-        return paidEarlier(earlier);
-      }
       const reason = verified.invalidReason ?? 'invalid';
       const detail = verified.invalidMessage ? ` (${verified.invalidMessage})` : '';
       if (reason === CUMULATIVE_MISMATCH) {
@@ -292,13 +297,13 @@ export class BatchSettlement {
           undefined,
           payload,
         );
-        return challenge(
+        return refuse(
           'payment_rejected',
           `The voucher's cumulative amount is not this channel's charged total plus ${requirements.price}: ${reason}${detail}. The terms carry the channel's state; sign again from it`,
           corrected.accepts[0] === undefined ? undefined : { accept: corrected.accepts[0], reason },
         );
       }
-      return challenge('payment_rejected', `The voucher was refused: ${reason}${detail}`);
+      return refuse('payment_rejected', `The voucher was refused: ${reason}${detail}`);
     }
     if (verified.skipHandler !== undefined) return this.#refund(ready, payload, accept, challenge);
     return {
