@@ -159,7 +159,11 @@ describe('protocol 2026-07-28 with the official v2 client', () => {
     expect(client.getProtocolEra()).toBe('modern');
     const discovered = client.getDiscoverResult();
     expect(discovered?.supportedVersions).toStrictEqual([MODERN]);
-    expect(discovered?.capabilities).toStrictEqual({ tools: {} });
+    // Tools, and the MCP Tasks extension the crawl job runs under (test/mcp-tasks.test.ts).
+    expect(discovered?.capabilities).toStrictEqual({
+      tools: {},
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
     expect(client.getServerVersion()).toMatchObject({ name: 'storefront', title: 'Storefront' });
     expect(client.getInstructions()).toContain('/jobs/crawl');
     await client.close();
@@ -183,9 +187,9 @@ describe('protocol 2026-07-28 with the official v2 client', () => {
     const listed = await client.listTools();
     expect(listed.ttlMs).toBe(MCP_LIST_TTL_MS);
     expect(listed.cacheScope).toBe('public');
-    // The crawl job runs as a 2025-11-25 task, which this revision has no place for.
-    expect(listed.tools.map((tool) => tool.name)).toStrictEqual(PAID_TOOLS);
-    for (const tool of listed.tools) {
+    // The crawl job is listed last, as on the legacy era (a task of the Tasks extension).
+    expect(listed.tools.map((tool) => tool.name)).toStrictEqual([...PAID_TOOLS, 'crawl_job']);
+    for (const tool of listed.tools.slice(0, PAID_TOOLS.length)) {
       const route = REGISTRY.find((r) => r.name === tool.name);
       expect(tool.inputSchema).toMatchObject({
         $schema: JSON_SCHEMA_2020_12,
@@ -355,17 +359,15 @@ describe('protocol 2026-07-28 with the official v2 client', () => {
     expect(error.message).not.toMatch(/\[\s*\{|"code"/);
   });
 
-  it('answers crawl_job, a 2025-11-25 task, with where to run it instead; the task methods are not part of this revision', async () => {
+  it('answers crawl_job and tasks/get -32021 to a client that does not declare the Tasks extension (the v2 client alone does not); nothing is charged', async () => {
     const key = await liveKey(100);
     const client = await connect(key);
-    const result = await client.callTool({
-      name: 'crawl_job',
-      arguments: { url: site.shop.url('/'), limit: 2 },
+    await expect(
+      client.callTool({ name: 'crawl_job', arguments: { url: site.shop.url('/'), limit: 2 } }),
+    ).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
     });
-    expect(result.isError).toBe(true);
-    const text = (result.content as { text: string }[])[0]?.text ?? '';
-    expect(text).toContain(`POST ${server.url}/jobs/crawl`);
-    expect(text).toContain('Nothing was charged.');
     await client.close();
     const get = await post(
       { id: 7, method: 'tasks/get', params: { taskId: 'job_000000000000000000000000' } },
@@ -376,8 +378,18 @@ describe('protocol 2026-07-28 with the official v2 client', () => {
         'mcp-name': 'job_000000000000000000000000',
       },
     );
-    expect(get.status).toBe(404);
-    expect(get.body.error).toMatchObject({ code: -32601 });
+    expect(get.body.error).toMatchObject({ code: -32021 });
+    // tasks/result is the 2025-11-25 Tasks' own; the extension removed it.
+    const result = await post(
+      { id: 8, method: 'tasks/result', params: { taskId: 'job_000000000000000000000000' } },
+      {
+        authorization: `Bearer ${key}`,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tasks/result',
+      },
+    );
+    expect(result.status).toBe(404);
+    expect(result.body.error).toMatchObject({ code: -32601 });
     expect(await creditsOf(key)).toBe(100);
   });
 
@@ -402,12 +414,14 @@ describe('both eras side by side on the same /mcp', () => {
     const modernTools = (await modern.listTools()).tools;
     // The legacy era also offers the crawl job as a task, with schemas in the default dialect.
     expect(legacyTools.map((tool) => tool.name)).toStrictEqual([...PAID_TOOLS, 'crawl_job']);
-    expect(modernTools.map((tool) => tool.name)).toStrictEqual(PAID_TOOLS);
+    expect(modernTools.map((tool) => tool.name)).toStrictEqual([...PAID_TOOLS, 'crawl_job']);
     expect(legacyTools[0]?.inputSchema).not.toHaveProperty('$schema');
     expect(legacyTools.find((tool) => tool.name === 'crawl_job')?.execution).toStrictEqual({
       taskSupport: 'required',
     });
-    for (const [i, tool] of modernTools.entries()) {
+    // 2026-07-28 has no `execution`: the Tasks extension is declared in the capabilities.
+    expect(modernTools.find((tool) => tool.name === 'crawl_job')).not.toHaveProperty('execution');
+    for (const [i, tool] of modernTools.slice(0, PAID_TOOLS.length).entries()) {
       expect(tool.description).toBe(legacyTools[i]?.description);
     }
 
@@ -490,7 +504,10 @@ describe("the README's v2 client", () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`protocol ${MODERN} (storefront)`);
-    expect(lines[1]).toBe(`${REGISTRY.length} tools, cacheable for ${MCP_LIST_TTL_MS} ms (public)`);
+    // The paid tools and crawl_job.
+    expect(lines[1]).toBe(
+      `${REGISTRY.length + 1} tools, cacheable for ${MCP_LIST_TTL_MS} ms (public)`,
+    );
     // notarize of "hello": the sha256 of its bytes, signed by the pinned key.
     expect(lines[2]).toMatch(
       /^notarize 0x2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824 signed by storefront-attest\/\d:0x[0-9a-fA-F]{40}$/,

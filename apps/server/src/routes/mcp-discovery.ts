@@ -41,7 +41,7 @@ export function mcpDiscovery(deps: Pick<AppDeps, 'config' | 'version' | 'registr
     transport: MCP_TRANSPORT,
     endpoint: `${base}${MCP_PATH}`,
     usage:
-      'POST one JSON-RPC message per request; answers are JSON and there is no session. Protocol 2026-07-28: no initialize; each request carries _meta["io.modelcontextprotocol/protocolVersion"] and clientCapabilities and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers (server/discover, tools/list, tools/call). Earlier revisions: initialize, then tools/list, tools/call and, for crawl_job, tasks/*. GET with Accept: text/event-stream and DELETE answer 405: the server opens no stream and keeps no session.',
+      'POST one JSON-RPC message per request; answers are JSON and there is no session. Protocol 2026-07-28: no initialize; each request carries _meta["io.modelcontextprotocol/protocolVersion"] and clientCapabilities and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers (server/discover, tools/list, tools/call and, for crawl_job, with the io.modelcontextprotocol/tasks extension declared in clientCapabilities, tasks/get, tasks/update and tasks/cancel). Earlier revisions: initialize, then tools/list, tools/call and, for crawl_job, tasks/*. GET with Accept: text/event-stream and DELETE answer 405: the server opens no stream and keeps no session.',
     auth: {
       type: 'bearer',
       header: 'Authorization: Bearer <key>',

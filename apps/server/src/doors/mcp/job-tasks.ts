@@ -81,23 +81,46 @@ export class JobTasks {
     this.#keyHash = keyHash;
   }
 
-  async #job(taskId: string): Promise<JobRow | null> {
+  /** The job of the task `taskId` if this key created it, or null. */
+  async job(taskId: string): Promise<JobRow | null> {
     if (this.#keyHash === null) return null;
     return jobFor(this.#deps.jobs.services, taskId, { kind: 'key', keyHash: this.#keyHash });
   }
 
-  /** Creates the job of a `crawl_job` call's arguments; a refusal throws its `StorefrontError`. */
-  async create(args: unknown): Promise<JobTask> {
+  /**
+   * Creates the job of a `crawl_job` call's arguments and reads it back (committed, so a
+   * `tasks/get` of its id finds it); a refusal throws its `StorefrontError`.
+   */
+  async createJob(args: unknown): Promise<JobRow> {
     if (this.#keyHash === null) throw new Error('A crawl job task needs a key');
     const id = await createCrawlForKey(this.#deps, this.#keyHash, newCrawlJob(this.#deps, args));
-    const job = await this.#job(id);
+    const job = await this.job(id);
     if (job === null) throw new Error(`Job ${id} vanished after its creation`);
-    return taskOf(job);
+    return job;
+  }
+
+  /** Creates the job of a `crawl_job` call's arguments as a task of protocol 2025-11-25. */
+  async create(args: unknown): Promise<JobTask> {
+    return taskOf(await this.createJob(args));
+  }
+
+  /**
+   * The tool result of an ended job: its view with the signed manifest as
+   * `structuredContent`, `isError` unless it completed.
+   */
+  async resultOf(job: JobRow): Promise<ToolResult> {
+    const view = await jobView(this.#deps.jobs.services, job);
+    const text = `Job ${job.id} ${job.status}: ${job.completed} of ${job.total} pages delivered, ${job.failed} failed, ${job.charged} charged. Read the pages (each with its own receipt) at ${String(view.pagesUrl)}; the manifest signs the Merkle root of their receipts' content hashes.`;
+    return {
+      content: [{ type: 'text', text }],
+      structuredContent: view,
+      ...(job.status === 'completed' ? {} : { isError: true as const }),
+    };
   }
 
   /** The task `taskId` of this key, or null. */
   async get(taskId: string): Promise<JobTask | null> {
-    const job = await this.#job(taskId);
+    const job = await this.job(taskId);
     return job === null ? null : taskOf(job);
   }
 
@@ -108,20 +131,18 @@ export class JobTasks {
    */
   async result(taskId: string, left: AbortSignal): Promise<ToolResult> {
     for (;;) {
-      const job = await this.#job(taskId);
+      const job = await this.job(taskId);
       if (job === null) throw notFound(taskId);
       if (ended(taskOf(job))) {
-        const view = await jobView(this.#deps.jobs.services, job);
-        const text = `Job ${job.id} ${job.status}: ${job.completed} of ${job.total} pages delivered, ${job.failed} failed, ${job.charged} charged. Read the pages (each with its own receipt) at ${String(view.pagesUrl)}; the manifest signs the Merkle root of their receipts' content hashes.`;
-        return {
-          content: [{ type: 'text', text }],
-          structuredContent: view,
-          ...(job.status === 'completed' ? {} : { isError: true as const }),
-          _meta: { [RELATED_TASK_META]: { taskId } },
-        };
+        return { ...(await this.resultOf(job)), _meta: { [RELATED_TASK_META]: { taskId } } };
       }
       await sleep(JOB_POLL_MS, undefined, { signal: left });
     }
+  }
+
+  /** Cancels the job `taskId` if it has not ended (one that has is left as it is). */
+  async stop(taskId: string): Promise<void> {
+    await cancelJob(this.#deps.jobs.services, taskId);
   }
 
   /** Cancels a task that has not ended; charges nothing more. */

@@ -18,7 +18,14 @@ import { MCP_SLICE_CHARS } from '../../registry/slice.js';
 import type { AnyRoute } from '../../registry/types.js';
 import { CRAWL_JOB_TOOL, JobTasks, serveJobTasks } from './job-tasks.js';
 import { type ToolResult, toolError, toolResult } from './result.js';
-import { crawlJobToolOf, modernToolsOf, toolsOf } from './tools.js';
+import {
+  createJobTask,
+  declaresTasks,
+  missingTasksCapability,
+  serveTasksExtension,
+  TASKS_EXTENSION,
+} from './tasks-extension.js';
+import { crawlJobToolOf, modernCrawlJobToolOf, modernToolsOf, toolsOf } from './tools.js';
 import {
   PAYMENT_HEADER_NAMES,
   PAYMENT_META,
@@ -90,10 +97,12 @@ export interface McpExchange {
  * with a payment in `_meta["x402/payment"]`, through the MCP payment door (the x402 door,
  * as the x402 MCP transport specifies: the terms as an `isError` result, the settlement in
  * `_meta["x402/payment-response"]`). Same prices, charge rules, ledger rows and limits,
- * same receipt. Crawl jobs run as tasks of the 2025-11-25 Tasks extension on the legacy
- * era only: the SDK implements no task runtime, and the 2026-07-28 revision moved tasks
- * to an extension (`io.modelcontextprotocol/tasks`) that neither the SDK's server nor its
- * client implements.
+ * same receipt. Crawl jobs run as tasks on both eras, from the job's own rows: the
+ * 2025-11-25 Tasks (`params.task`, `tasks/get`, `tasks/result`, `tasks/cancel`,
+ * `tasks/list`) on the legacy era, and the Tasks extension (`io.modelcontextprotocol/tasks`,
+ * declared in the capabilities; `resultType: "task"`, `tasks/get` with the result inline,
+ * `tasks/update`, `tasks/cancel`) on 2026-07-28. The SDK implements neither, so the
+ * methods are our own handlers.
  */
 export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExchange) => Server {
   const { pipeline, doors, registry } = deps;
@@ -101,7 +110,7 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
   const mintUrl = `${base}/api/dev/keys`;
   const tools = toolsOf(registry);
   const legacyTools = [...tools, crawlJobToolOf(registry, base)];
-  const modernTools = modernToolsOf(tools);
+  const modernTools = [...modernToolsOf(tools), modernCrawlJobToolOf(registry, base)];
   // What `initialize` and `server/discover` tell an agent besides the tools: the job API
   // and its page prices.
   const instructions = jobsInstructions(registry, base);
@@ -196,7 +205,7 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
     return toolResult(result, mintUrl);
   };
 
-  /** A `crawl_job` call: a task on the legacy era, with a key; a way to run it otherwise. */
+  /** A `crawl_job` call, with a key: a task of either era's Tasks. */
   const crawlJob = async (
     era: McpEra,
     exchange: McpExchange,
@@ -204,11 +213,6 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
     tasks: JobTasks,
   ): Promise<ToolResult> => {
     const params = sentParams(exchange);
-    if (era === 'modern') {
-      return toolError(
-        `${CRAWL_JOB_TOOL} runs as a task of the MCP Tasks extension of protocol 2025-11-25, which this server offers on that revision only (it does not list the tool on 2026-07-28). Create the job with POST ${base}/jobs/crawl and read it at GET ${base}/jobs/{id}, or connect with protocol 2025-11-25. Nothing was charged.`,
-      );
-    }
     if (bearer.kind !== 'key') {
       const refused = refusal('invalid_key', keyRefusalText(bearer), {
         requestId: exchange.requestId,
@@ -219,36 +223,32 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
         `a crawl job is paid by a key (x402 jobs: POST ${base}/jobs/crawl); mint a key at ${mintUrl}`,
       );
     }
+    if (era === 'modern') {
+      // The Tasks extension of 2026-07-28: the server answers a task to a client that
+      // declares the extension on the request, and -32021 to one that does not (the job
+      // cannot be answered in one result). A `params.task` is ignored.
+      if (!declaresTasks(exchange.message)) throw missingTasksCapability(CRAWL_JOB_TOOL);
+      return (await refusedAsParams(() =>
+        createJobTask(tasks, params?.arguments ?? {}),
+      )) as unknown as ToolResult;
+    }
     if (params?.task === undefined) {
       return toolError(
         `${CRAWL_JOB_TOOL} runs as a task: call it with params.task (the MCP Tasks extension), then poll tasks/get and read tasks/result. Nothing was charged.`,
       );
     }
-    try {
-      const task = await tasks.create(params.arguments ?? {});
-      // A CreateTaskResult. The SDK checks every tools/call answer as a CallToolResult and
-      // wants `content` beside `task`; a result may carry fields beyond its type's.
-      return {
-        task,
-        content: [
-          {
-            type: 'text',
-            text: `Crawl job ${task.taskId} created as a task: poll tasks/get, then read tasks/result.`,
-          },
-        ],
-      };
-    } catch (error) {
-      if (error instanceof StorefrontError) {
-        const details = ((error.details ?? []) as { param: string; message: string }[])
-          .map((d) => `\`${d.param}\`: ${d.message}`)
-          .join('; ');
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `${error.code}: ${error.message}${details === '' ? '' : ` (${details})`}. Nothing was charged.`,
-        );
-      }
-      throw error;
-    }
+    const task = await refusedAsParams(() => tasks.create(params.arguments ?? {}));
+    // A CreateTaskResult. The SDK checks every tools/call answer as a CallToolResult and
+    // wants `content` beside `task`; a result may carry fields beyond its type's.
+    return {
+      task,
+      content: [
+        {
+          type: 'text',
+          text: `Crawl job ${task.taskId} created as a task: poll tasks/get, then read tasks/result.`,
+        },
+      ],
+    };
   };
 
   return (era, exchange) => {
@@ -259,7 +259,7 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
       capabilities:
         era === 'legacy'
           ? { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
-          : { tools: {} },
+          : { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
       instructions,
       cacheHints: { 'tools/list': listHint, 'server/discover': listHint },
     });
@@ -280,8 +280,31 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
       return (await paidCall(route, params, exchange, ctx.mcpReq.signal)) as CallToolResult;
     });
     if (era === 'legacy') serveJobTasks(server, tasks);
+    else serveTasksExtension(server, tasks, declaresTasks(exchange.message));
     return server;
   };
+}
+
+/**
+ * `create()`, with a refusal of the job (its `StorefrontError`: bad arguments, credits that
+ * cannot cover the limit) as a JSON-RPC -32602 naming its code and each field: nothing was
+ * reserved or charged.
+ */
+async function refusedAsParams<T>(create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (error instanceof StorefrontError) {
+      const details = ((error.details ?? []) as { param: string; message: string }[])
+        .map((d) => `\`${d.param}\`: ${d.message}`)
+        .join('; ');
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${error.code}: ${error.message}${details === '' ? '' : ` (${details})`}. Nothing was charged.`,
+      );
+    }
+    throw error;
+  }
 }
 
 /** The params of the exchange's JSON-RPC message as sent. */

@@ -138,3 +138,17 @@ export function crawlJobToolOf(registry: readonly AnyRoute[], base: string) {
     },
   };
 }
+
+/**
+ * The crawl job tool as the 2026-07-28 revision lists it: the same arguments (JSON Schema
+ * 2020-12), no `execution` (the revision deleted it; the Tasks extension is declared once,
+ * in the server's capabilities, and the server decides per call to answer a task).
+ */
+export function modernCrawlJobToolOf(registry: readonly AnyRoute[], base: string) {
+  const { execution: _, ...tool } = crawlJobToolOf(registry, base);
+  return {
+    ...tool,
+    description: `${jobsInstructions(registry, base)} As a task of the MCP Tasks extension (io.modelcontextprotocol/tasks): declare it in the request's client capabilities; the call answers a task (resultType "task"), poll tasks/get until it ends, then its result is the job and its signed manifest; tasks/cancel cancels it and charges nothing more. Needs \`Authorization: Bearer <key>\` (or an access token): the limit's page prices are reserved from the key up front, unused pages released at the end.`,
+    inputSchema: { $schema: JSON_SCHEMA_2020_12, ...tool.inputSchema },
+  };
+}
