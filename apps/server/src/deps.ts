@@ -88,6 +88,11 @@ export interface AppParts {
    * instance with that key reads every instance's tokens); default: random, this app only.
    */
   readonly accessTokenSecret?: Buffer;
+  /**
+   * The key that authorizes this service's `batch-settlement` claims and refunds
+   * (`receiverAuthorizerKey` of the signer key); absent, the facilitator's authorizer.
+   */
+  readonly receiverAuthorizerKey?: `0x${string}`;
 }
 
 /** What the job routes and the job workers share. */
@@ -154,6 +159,7 @@ export function buildDeps(parts: AppParts): AppDeps {
     plans,
     accessTokens: tokens,
     prices: pricesOf(registry),
+    receiverAuthorizerKey: parts.receiverAuthorizerKey ?? null,
     scheduleRedemption: (tx) =>
       scheduleRedemption(queue, tx, parts.clock(), config.payment.batchRedeemSeconds),
   });

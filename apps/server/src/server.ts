@@ -135,7 +135,10 @@ export async function startServer(
         : queueConnection(served.url, queueSchema, true);
     await migrateQueue(connection, logger);
 
-    const { signer, source, tokenSecret } = await serviceSigner(config, logger);
+    const { signer, source, tokenSecret, receiverAuthorizerKey } = await serviceSigner(
+      config,
+      logger,
+    );
     await registerSigner(db, signer.address, signer.keyId);
     if (source === 'dev-created') {
       logger.warn(
@@ -211,6 +214,7 @@ export async function startServer(
       draining: () => draining,
       queueSchema,
       accessTokenSecret: tokenSecret,
+      receiverAuthorizerKey,
       ...(options.webhookRetryMs === undefined ? {} : { webhookRetryMs: options.webhookRetryMs }),
     });
     const { meter, processor } = deps;

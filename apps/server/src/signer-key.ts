@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSigner, generatePrivateKey, type Signer } from '@storefront/attest';
@@ -54,6 +55,8 @@ export async function serviceSigner(
   readonly source: ReturnType<typeof loadSignerKey>['source'];
   /** The secret of OAuth access tokens, derived from the signer key (`accessTokenSecret`). */
   readonly tokenSecret: Buffer;
+  /** The key that authorizes `batch-settlement` claims and refunds (`receiverAuthorizerKey`). */
+  readonly receiverAuthorizerKey: `0x${string}`;
 }> {
   const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
   const backend = await nativePersonalSign();
@@ -63,5 +66,29 @@ export async function serviceSigner(
     );
   }
   const signer = createSigner(key.privateKey, backend ? { personalSign: backend } : {});
-  return { signer, source: key.source, tokenSecret: accessTokenSecret(key.privateKey) };
+  return {
+    signer,
+    source: key.source,
+    tokenSecret: accessTokenSecret(key.privateKey),
+    receiverAuthorizerKey: receiverAuthorizerKey(key.privateKey),
+  };
+}
+
+/** The order of secp256k1's group: a private key is a number in [1, n). */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * The key that authorizes the claims and refunds of this service's `batch-settlement`
+ * channels (their `receiverAuthorizer`), derived from the signer key (HKDF), so every
+ * instance and worker of one service signs with it and no other party (the facilitator
+ * included) can refund what a channel was charged before the service claims it.
+ */
+export function receiverAuthorizerKey(signerPrivateKey: string): `0x${string}` {
+  const key = Buffer.from(signerPrivateKey.replace(/^0x/, ''), 'hex');
+  for (let round = 0; ; round++) {
+    const info = `x402-receiver-authorizer/1${round === 0 ? '' : `/${round}`}`;
+    const derived = Buffer.from(hkdfSync('sha256', key, 'storefront', info, 32));
+    const scalar = BigInt(`0x${derived.toString('hex')}`);
+    if (scalar > 0n && scalar < SECP256K1_N) return `0x${derived.toString('hex')}`;
+  }
 }

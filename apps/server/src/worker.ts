@@ -63,13 +63,14 @@ export async function startWorker(
     const queueSchema = queueSchemaFor(config, options.schema);
     const connection = queueConnection(config.databaseUrl, queueSchema);
     await migrateQueue(connection, logger);
-    const { signer } = await serviceSigner(config, logger);
+    const { signer, receiverAuthorizerKey } = await serviceSigner(config, logger);
     const instanceId = randomUUID();
     const publicBaseUrl = config.publicBaseUrl ?? defaultBaseUrl(config.host, config.port);
     const deps = buildDeps({
       config: { ...config, publicBaseUrl },
       db,
       signer,
+      receiverAuthorizerKey,
       fetcher,
       logger,
       version: pkg.version,

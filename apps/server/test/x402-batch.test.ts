@@ -8,6 +8,7 @@
  */
 import { verifyReceipt } from '@storefront/attest';
 import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
+import { DEV_RECEIVER_AUTHORIZER } from '@storefront/facilitator/accounts';
 import { x402Client } from '@x402/core/client';
 import {
   decodePaymentRequiredHeader,
@@ -24,6 +25,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
+import { receiverAuthorizerKey } from '../src/signer-key.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { ADMIN_TOKEN } from './keys.js';
 
@@ -198,7 +200,12 @@ describe('x402 batch-settlement', () => {
       payTo: stack.payTo,
       extra: { withdrawDelay: 900, tier: 'notarize', minDeposit: String(PRICE * 100n) },
     });
-    expect(batch.extra.receiverAuthorizer).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // The service's own authorizer (derived from its signer key), not the facilitator's:
+    // no one else can refund what a channel was charged before the service claims it.
+    expect(batch.extra.receiverAuthorizer).toBe(
+      privateKeyToAccount(receiverAuthorizerKey(SIGNER_KEY)).address,
+    );
+    expect(batch.extra.receiverAuthorizer).not.toBe(DEV_RECEIVER_AUTHORIZER.address);
     // v1 has no batch-settlement: its body still offers exact alone.
     const body = (await answer.json()) as { accepts: { scheme: string }[] };
     expect(body.accepts.map((a) => a.scheme)).toStrictEqual(['exact']);

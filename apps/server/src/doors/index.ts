@@ -25,6 +25,8 @@ export interface DoorParts {
   readonly accessTokens: AccessTokens;
   /** Every price of a paid call (atomic units): `batch-settlement` makes their terms at start. */
   readonly prices: readonly number[];
+  /** The key that authorizes `batch-settlement` claims and refunds; null: the facilitator's. */
+  readonly receiverAuthorizerKey: `0x${string}` | null;
   /**
    * Schedule the redemption of `batch-settlement` vouchers, in the transaction of a
    * channel's first charge since its last redemption (the job queue's task).
@@ -71,6 +73,7 @@ export function createDoors(deps: DoorParts): Doors {
           facilitatorTimeoutMs,
           terms: termsOf(deps),
           prices: deps.prices,
+          receiverAuthorizerKey: deps.receiverAuthorizerKey,
           onFirstCharge: deps.scheduleRedemption,
         });
   const x402 = x402Door({

@@ -8,12 +8,14 @@ import {
   type SettleResponse,
 } from '@x402/core/types';
 import {
+  type AuthorizerSigner,
   type BatchSettlementChannelManager,
   BatchSettlementEvmScheme,
   type Channel,
   type ClaimResult,
   type SettleResult,
 } from '@x402/evm/batch-settlement/server';
+import { privateKeyToAccount } from 'viem/accounts';
 import type { Database, Queryable } from '../../db/database.js';
 import type {
   Admission,
@@ -67,6 +69,11 @@ export interface BatchSettlementDeps {
   readonly terms: Terms;
   /** Every price a paid call can have (atomic units): their terms are made at start. */
   readonly prices: readonly number[];
+  /**
+   * The key that authorizes the channels' claims and refunds (their `receiverAuthorizer`);
+   * null: the facilitator's, as its `/supported` names it.
+   */
+  readonly receiverAuthorizerKey?: `0x${string}` | null;
   /** Called in the transaction of a channel's first charge since its last redemption. */
   readonly onFirstCharge?: (tx: Queryable) => Promise<void>;
 }
@@ -163,8 +170,12 @@ export class BatchSettlement {
       url: this.#deps.facilitatorUrl,
       timeoutMs: this.#deps.facilitatorTimeoutMs,
     });
+    const authorizer = this.#deps.receiverAuthorizerKey ?? null;
     const scheme = new BatchSettlementEvmScheme(terms.payTo as `0x${string}`, {
       storage: this.#storage,
+      ...(authorizer === null
+        ? {}
+        : { receiverAuthorizerSigner: privateKeyToAccount(authorizer) as AuthorizerSigner }),
     });
     const server = new x402ResourceServer(facilitator).register(network, scheme);
     await server.initialize();
