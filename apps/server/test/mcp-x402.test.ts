@@ -13,9 +13,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { verifyReceipt } from '@storefront/attest';
 import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
-import type { x402Client } from '@x402/core/client';
-import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import { x402Client } from '@x402/core/client';
+import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
+import { toClientEvmSigner } from '@x402/evm';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { pino } from 'pino';
+import { createPublicClient, type Hex, http as viemHttp } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { paymentsFor } from '../src/doors/x402/claims.js';
@@ -227,6 +231,51 @@ describe('x402 inside MCP on a local chain', () => {
       network: stack.network,
     });
     expect(before.payer - (await balances()).payer).toBe(8000n);
+    await client.close();
+  }, 60_000);
+
+  it('pays tool calls with batch-settlement vouchers in _meta: one deposit, then calls that move no money until redeemed', async () => {
+    const client = await connect();
+    const account = privateKeyToAccount(DEV_PAYER.privateKey as Hex);
+    const chain = createPublicClient({ transport: viemHttp(stack.rpcUrl) });
+    const vouchers = new x402Client().setSpendControls(false).register(
+      stack.network,
+      new BatchSettlementEvmScheme(toClientEvmSigner(account, chain as never), {
+        salt: `0x${'42'.repeat(32)}`,
+      }),
+    );
+    const before = await balances();
+    const charged: string[] = [];
+    for (const word of ['one', 'two', 'three']) {
+      const args = { content: `mcp batch ${word}` };
+      const terms = termsOf(await call(client, 'notarize', args));
+      expect(terms.accepts.map((a) => a.scheme)).toStrictEqual(['exact', 'batch-settlement']);
+      const payment = await vouchers.createPaymentPayload(terms);
+      const paid = await call(client, 'notarize', args, payment);
+      expect(paid.isError).toBeUndefined();
+      expect((paid.structuredContent as Record<string, unknown>).ok).toBe(true);
+      const settlement = paid._meta?.['x402/payment-response'] as SettleResponse;
+      expect(settlement.success).toBe(true);
+      // The client's hooks read the settlement, as the HTTP client does from its header.
+      await vouchers.handlePaymentResponse({
+        paymentPayload: payment,
+        requirements: payment.accepted,
+        settleResponse: settlement,
+      });
+      charged.push(
+        (settlement.extra?.channelState as { chargedCumulativeAmount: string })
+          .chargedCumulativeAmount,
+      );
+    }
+    expect(charged).toStrictEqual(['8000', '16000', '24000']);
+    // One transfer: the deposit (100 calls' worth); payTo is paid when the vouchers are redeemed.
+    const after = await balances();
+    expect(before.payer - after.payer).toBe(800_000n);
+    expect(after.payee).toBe(before.payee);
+    const { rows } = await server.db.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM x402_vouchers WHERE route = 'notarize'",
+    );
+    expect(Number(rows[0]?.n)).toBe(3);
     await client.close();
   }, 60_000);
 
