@@ -262,10 +262,10 @@ describe('x402 inside MCP on a local chain', () => {
         requirements: payment.accepted,
         settleResponse: settlement,
       });
-      charged.push(
-        (settlement.extra?.channelState as { chargedCumulativeAmount: string })
-          .chargedCumulativeAmount,
-      );
+      const state = settlement.extra?.channelState as
+        | { chargedCumulativeAmount?: string }
+        | undefined;
+      charged.push(state?.chargedCumulativeAmount ?? '');
     }
     expect(charged).toStrictEqual(['8000', '16000', '24000']);
     // One transfer: the deposit (100 calls' worth); payTo is paid when the vouchers are redeemed.
