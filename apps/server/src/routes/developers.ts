@@ -166,9 +166,10 @@ ${x402Note}
 <pre><code>npx -y pnpm@10.34.9 pay '${sample}'</code></pre>
 <p>In your own code, with the official client (<code>@x402/fetch</code>, <code>@x402/evm</code>, <code>@x402/core</code> and <code>viem</code>), saved as <code>pay.mjs</code>:</p>
 <pre><code id="x402-client">${x402Snippet(sample)}</code></pre>
+<p>An agent that calls often can pay with <code>batch-settlement</code>, offered beside <code>exact</code> in the v2 terms when the facilitator settles it: it deposits once into a channel (100 calls' worth), then each call carries a signed voucher and moves no money on chain; the service redeems the vouchers in batches. Register the official client's <code>BatchSettlementEvmScheme</code> (<code>@x402/evm/batch-settlement/client</code>) instead of the exact scheme.</p>
 ${devPayerNote(input.devPayer ?? null)}
 <h2 id="mcp">3. From an MCP client</h2>
-<p>The MCP endpoint is <code>${base}${MCP_PATH}</code> (Streamable HTTP, JSON answers, no session). Every paid route is a tool of the same name; listing tools is free, a tool call needs a key in <code>Authorization</code> and costs the route's price.</p>
+<p>The MCP endpoint is <code>${base}${MCP_PATH}</code> (Streamable HTTP, JSON answers, no session), for clients of protocol 2026-07-28 (stateless, <code>server/discover</code>) and of the earlier revisions (<code>initialize</code> first). Every paid route is a tool of the same name; listing tools is free, and a tool call costs the route's price, paid with a key in <code>Authorization</code> or with x402 in <code>_meta["x402/payment"]</code> (a call with neither is answered with the terms). <code>crawl_job</code> runs a crawl job as a task.</p>
 <p>Config for Claude Code, Cursor and other clients that read <code>mcpServers</code>:</p>
 <pre><code id="mcp-config">${config}</code></pre>
 <button type="button" class="secondary" data-copy="#mcp-config" hidden>Copy the config</button>
