@@ -1,6 +1,13 @@
 import type { Queryable } from '../db/database.js';
 import { type JobQueue, TASKS } from './queue.js';
 
+/**
+ * How often a redemption is tried while the facilitator or the chain fails: graphile-worker
+ * waits e^n seconds after the n-th failure (at most e^10, about 6 h), so 25 tries cover
+ * more than three days, after which every worker's start tries again.
+ */
+const REDEEM_ATTEMPTS = 25;
+
 /** The key of the one pending redemption task: a charge while it waits joins it. */
 const REDEEM_KEY = 'x402-redeem';
 
@@ -28,6 +35,7 @@ export async function scheduleRedemption(
       queue: REDEEM_KEY,
       runAt: new Date(now.getTime() + seconds * 1000),
       keepRunAt: !soonest,
+      maxAttempts: REDEEM_ATTEMPTS,
     },
   );
 }
