@@ -81,6 +81,8 @@ export function internalError(
   res: ServerResponse,
   error: unknown,
   request: { readonly method: string | undefined; readonly path: string },
+  /** Writes the answer instead of a plain `res.end` (a signed answer, `endSigned`). */
+  end?: (status: number, json: string) => void,
 ): void {
   const requestId = requestIdOf(res);
   logger.error({ err: error, requestId, ...request }, 'unhandled error');
@@ -95,8 +97,12 @@ export function internalError(
     ...(requestId ? { requestId } : {}),
   };
   const json = JSON.stringify(body);
-  res.statusCode = 500;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (end !== undefined) {
+    end(500, json);
+    return;
+  }
+  res.statusCode = 500;
   res.setHeader('Content-Length', Buffer.byteLength(json, 'utf8'));
   res.end(json, 'utf8');
 }
