@@ -183,12 +183,16 @@ async function expectSigned(
   answer: Answer,
   path: string,
   fields: string[] = ANSWER_FIELDS,
+  method = 'GET',
 ): Promise<void> {
-  const request = { method: 'GET', url: `${base}${path}`, headers: {} };
+  const request = { method, url: `${base}${path}`, headers: {} };
   expect(answer.headers['signature-input']).toMatch(
     /^sig1=\("@status" "content-digest" "@method";req "@path";req "@query";req/,
   );
   expect(answer.headers['signature-input']).toContain(';tag="storefront"');
+  expect(
+    await verifyAnswer(answer, { ...request, method: method === 'GET' ? 'POST' : 'GET' }, fields),
+  ).toMatchObject({ signature: false });
   expect(await verifyAnswer(answer, request, fields)).toStrictEqual({
     signature: true,
     digest: true,
@@ -198,12 +202,20 @@ async function expectSigned(
   expect((await verifyAnswer({ ...answer, body }, request, fields)).digest).toBe(false);
   const status = { ...answer, status: answer.status === 200 ? 201 : 200 };
   expect((await verifyAnswer(status, request, fields)).signature).toBe(false);
-  const other = { ...request, url: request.url.replace('/buy/', '/buy/x') };
+  const other = { ...request, url: `${base}/x${path}` };
   expect((await verifyAnswer(answer, other, fields)).signature).toBe(false);
   // An edited digest header: the library refuses the signature.
   const digest = contentDigest(body);
   const edited = { ...answer, headers: { ...answer.headers, 'content-digest': digest } };
   expect((await verifyAnswer(edited, request, fields)).signature).toBe(false);
+}
+
+async function answerOf(res: Response): Promise<Answer> {
+  const headers: Headers = {};
+  res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
 }
 
 async function liveKey(credits: number): Promise<string> {
@@ -339,8 +351,8 @@ describe('signed answers of /buy/*', () => {
   }, 60_000);
 });
 
-describe('signed webhooks', () => {
-  it('each delivery carries an RFC 9421 signature over @method, @target-uri, content-digest, webhook-id', async () => {
+describe('signed job answers and webhooks', () => {
+  it('the job API answers are signed; each webhook delivery carries an RFC 9421 signature over @method, @target-uri, content-digest, webhook-id', async () => {
     const key = await liveKey(1000);
     const created = await fetch(`${base}/jobs/crawl`, {
       method: 'POST',
@@ -353,6 +365,17 @@ describe('signed webhooks', () => {
       }),
     });
     expect(created.status).toBe(202);
+    // The job API's answers are signed too: the 202, its status, and a refusal.
+    const createdAnswer = await answerOf(created);
+    await expectSigned(createdAnswer, '/jobs/crawl', ANSWER_FIELDS, 'POST');
+    const { jobId } = JSON.parse(createdAnswer.body.toString('utf8')) as { jobId: string };
+    const auth = { authorization: `Bearer ${key}` };
+    const status = await fetch(`${base}/jobs/${jobId}`, { headers: auth });
+    expect(status.status).toBe(200);
+    await expectSigned(await answerOf(status), `/jobs/${jobId}`);
+    const missing = await fetch(`${base}/jobs/job_unknown`, { headers: auth });
+    expect(missing.status).toBe(404);
+    await expectSigned(await answerOf(missing), '/jobs/job_unknown');
     await expect.poll(() => hook.received.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const { request, body } = hook.received[0] as { request: SignedRequest; body: Buffer };
     expect(request.headers['webhook-signature']).toMatch(/^v1,/);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { RequestHandler } from 'express';
 import { COMPRESS_FROM_BYTES } from '../middleware/prelude.js';
 import {
   contentDigest,
@@ -48,7 +49,7 @@ function encode(body: Buffer, coding: 'br' | 'gzip'): Promise<Buffer> {
  * `COMPRESS_FROM_BYTES` and more is encoded here when the request accepts br or gzip,
  * so that `Content-Digest` covers the bytes as sent; the prelude's compression then sees
  * an encoded answer and leaves it. Resolves once the answer is handed to `res.end`
- * (or the connection is gone).
+ * (or the connection is gone). `target`: the request target signed (default `req.url`).
  */
 export async function endSigned(
   req: IncomingMessage,
@@ -56,6 +57,7 @@ export async function endSigned(
   key: HttpSignatureKey,
   status: number,
   json: string,
+  target: string = req.url ?? '/',
 ): Promise<void> {
   let body: string | Buffer = json;
   const length = Buffer.byteLength(json, 'utf8');
@@ -73,7 +75,7 @@ export async function endSigned(
   const signature = signAnswer(key, {
     status,
     method: req.method ?? 'GET',
-    target: req.url ?? '/',
+    target,
     digest,
     payment: paymentResponseOf(res.getHeaders() as Record<string, string | number | string[]>),
   });
@@ -88,4 +90,25 @@ export async function endSigned(
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Express middleware: every `res.json` of the request after it (its handler's answer and
+ * the error handler's refusal alike) goes out signed through `endSigned`, as JSON with
+ * no ETag (an answer is not `304`-able without its signed body).
+ */
+export function signedJson(key: HttpSignatureKey): RequestHandler {
+  return (req, res, next) => {
+    const target = req.originalUrl;
+    res.json = (body: unknown) => {
+      if (res.getHeader('Content-Type') === undefined) {
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      }
+      endSigned(req, res, key, res.statusCode, JSON.stringify(body), target).catch((error) =>
+        res.destroy(error as Error),
+      );
+      return res;
+    };
+    next();
+  };
 }
