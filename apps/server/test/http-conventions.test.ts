@@ -271,6 +271,9 @@ describe('CORS on the public routes', () => {
       'X-PAYMENT-RESPONSE',
       'PAYMENT-RESPONSE',
       'PAYMENT-REQUIRED',
+      'Content-Digest',
+      'Signature-Input',
+      'Signature',
     ]) {
       expect(exposed).toContain(name);
     }

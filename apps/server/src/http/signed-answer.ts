@@ -68,7 +68,10 @@ export async function endSigned(
       if (res.destroyed || res.headersSent) return;
       res.setHeader('Content-Encoding', coding);
     }
-    res.setHeader('Vary', 'Accept-Encoding');
+    const vary = res.getHeader('Vary');
+    if (vary === undefined) res.setHeader('Vary', 'Accept-Encoding');
+    else if (!/accept-encoding/i.test(String(vary)))
+      res.setHeader('Vary', `${vary}, Accept-Encoding`);
   }
   res.statusCode = status;
   const digest = contentDigest(body);
