@@ -39,7 +39,10 @@ export async function retiredSigners(db: Database): Promise<RetiredKey[]> {
   }));
 }
 
-/** The public HTTP-signature keys of retired signer keys that have one, most recently retired first. */
+/**
+ * The public HTTP-signature keys of the retired signer keys that recorded one, most
+ * recently retired first.
+ */
 export async function retiredHttpKeys(
   db: Database,
 ): Promise<{ jwk: Ed25519PublicJwk; retiredAt: string }[]> {

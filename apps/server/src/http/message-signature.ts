@@ -89,7 +89,8 @@ function signatureParams(
   key: HttpSignatureKey,
   created: number,
 ): string {
-  return `(${identifiers.join(' ')});created=${created};keyid="${key.kid}";alg="ed25519";tag="${SIGNATURE_TAG}"`;
+  const list = `(${identifiers.join(' ')})`;
+  return `${list};created=${created};keyid="${key.kid}";alg="ed25519";tag="${SIGNATURE_TAG}"`;
 }
 
 /** The headers that carry a signature: `Signature-Input` and `Signature`. */

@@ -48,11 +48,12 @@ export interface WebhookStatus {
  * Deliver job `jobId`'s pending events in order (Standard Webhooks: `webhook-id`,
  * `webhook-timestamp`, `webhook-signature` over `id.timestamp.body` with the job's
  * secret) and an RFC 9421 signature with the service's HTTP-signature key over
- * `@method`, `@target-uri`, `content-digest` and `webhook-id`, through the same SSRF guard as every fetch. A 2xx answer delivers an
- * event; anything else stops the run, counts an attempt and queues the next try by the
- * retry schedule, so a later event never overtakes an earlier one (page events arrive
- * before `completed`). An event out of tries is marked failed and the next one goes.
- * At least once: an event sent whose answer was lost is sent again, with the same id.
+ * `@method`, `@target-uri`, `content-digest` and `webhook-id`, through the same SSRF
+ * guard as every fetch. A 2xx answer delivers an event; anything else stops the run,
+ * counts an attempt and queues the next try by the retry schedule, so a later event
+ * never overtakes an earlier one (page events arrive before `completed`). An event
+ * out of tries is marked failed and the next one goes. At least once: an event sent
+ * whose answer was lost is sent again, with the same id.
  */
 export async function deliverEvents(services: WebhookServices, jobId: string): Promise<void> {
   const job = await readJob(services.db, jobId);
