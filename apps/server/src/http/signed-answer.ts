@@ -95,21 +95,34 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** Where `signedJson` keeps a response's signed writer. */
+const SIGNED_END = Symbol('signedEnd');
+
+type SignedEnd = (status: number, json: string) => void;
+
+/** The signed writer `signedJson` gave `res`, if any (the error handler's 500 uses it). */
+export function signedEndOf(res: ServerResponse): SignedEnd | undefined {
+  return (res as ServerResponse & { [SIGNED_END]?: SignedEnd })[SIGNED_END];
+}
+
 /**
  * Express middleware: every `res.json` of the request after it (its handler's answer and
  * the error handler's refusal alike) goes out signed through `endSigned`, as JSON with
- * no ETag (an answer is not `304`-able without its signed body).
+ * no ETag (an answer is not `304`-able without its signed body); so does the 500 of an
+ * unexpected error (`signedEndOf`).
  */
 export function signedJson(key: HttpSignatureKey): RequestHandler {
   return (req, res, next) => {
     const target = req.originalUrl;
+    const end: SignedEnd = (status, json) => {
+      endSigned(req, res, key, status, json, target).catch((error) => res.destroy(error as Error));
+    };
+    (res as typeof res & { [SIGNED_END]?: SignedEnd })[SIGNED_END] = end;
     res.json = (body: unknown) => {
       if (res.getHeader('Content-Type') === undefined) {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
       }
-      endSigned(req, res, key, res.statusCode, JSON.stringify(body), target).catch((error) =>
-        res.destroy(error as Error),
-      );
+      end(res.statusCode, JSON.stringify(body));
       return res;
     };
     next();

@@ -3,6 +3,7 @@ import { isAnswerCode, StorefrontError } from '@storefront/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type ErrorBody, errorStatus } from '../http/error-status.js';
+import { signedEndOf } from '../http/signed-answer.js';
 import { requestIdOf } from './request-id.js';
 
 /** JSON 404 for every path no route answers. */
@@ -60,7 +61,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         message: 'The request path is not valid percent-encoding',
       };
     } else {
-      internalError(logger, res, error, { method: req.method, path: req.path });
+      const end = signedEndOf(res);
+      internalError(logger, res, error, { method: req.method, path: req.path }, end);
       return;
     }
 
