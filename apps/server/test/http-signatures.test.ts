@@ -319,6 +319,18 @@ describe('signed answers of /buy/*', () => {
     await expectSigned(bad, '/buy/notarize');
   });
 
+  it('Express answers under /buy too: /buy/signal, a 405, an unknown product’s 404', async () => {
+    const signal = await get('/buy/signal');
+    expect(signal.status).toBe(200);
+    await expectSigned(signal, '/buy/signal');
+    const missing = await get('/buy/nothing?x=1');
+    expect(missing.status).toBe(404);
+    await expectSigned(missing, '/buy/nothing?x=1');
+    const post = await fetch(`${base}/buy/notarize?content=x`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    await expectSigned(await answerOf(post), '/buy/notarize?content=x', ANSWER_FIELDS, 'POST');
+  });
+
   it('a compressed answer: the digest covers the encoded bytes as sent', async () => {
     const key = await liveKey(100);
     const path = `/buy/table?url=${encodeURIComponent(site.url('/wiki'))}`;
