@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { AppDeps } from './deps.js';
+import { signedJson } from './http/signed-answer.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { type Prelude, prelude } from './middleware/prelude.js';
 import { adminRoutes } from './routes/admin.js';
@@ -53,6 +54,8 @@ export function expressApp(deps: AppDeps, first: Prelude): Express {
   app.use(function requestPrelude(req, res, next) {
     first(req, res, next);
   });
+  // Every JSON answer under /buy is signed (RFC 9421), as the paid calls' own are.
+  app.use('/buy', signedJson(deps.httpSignatureKey));
   // Paid calls' other methods first (405): only GET reaches a paid route's door.
   app.use(buyRoutes(deps));
   app.use(healthRoutes(deps));

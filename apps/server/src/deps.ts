@@ -11,6 +11,7 @@ import type { Database } from './db/database.js';
 import { createDoors, type Doors, termsOf } from './doors/index.js';
 import { pricesOf } from './doors/x402/batch.js';
 import { ledgerFor } from './doors/x402/chain.js';
+import { type HttpSignatureKey, randomHttpSignatureKey } from './http/message-signature.js';
 import { HostLimiter, HostRulesCache, type JobServices } from './jobs/crawl.js';
 import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
@@ -93,6 +94,11 @@ export interface AppParts {
    * (`receiverAuthorizerKey` of the signer key); absent, the facilitator's authorizer.
    */
   readonly receiverAuthorizerKey?: `0x${string}`;
+  /**
+   * The key that signs HTTP answers and webhooks (RFC 9421; `httpSignatureKey` of the
+   * signer key); default: random, this app only.
+   */
+  readonly httpSignatureKey?: HttpSignatureKey;
 }
 
 /** What the job routes and the job workers share. */
@@ -135,6 +141,8 @@ export interface AppDeps {
   readonly jobs: JobDeps;
   /** OAuth access tokens (client credentials), each standing for one key. */
   readonly accessTokens: AccessTokens;
+  /** The key of the RFC 9421 signatures of paid answers and webhooks. */
+  readonly httpSignatureKey: HttpSignatureKey;
 }
 
 /** Build the app's dependencies from its parts: the one place they are assembled. */
@@ -150,6 +158,7 @@ export function buildDeps(parts: AppParts): AppDeps {
   const tokens = accessTokens(parts.accessTokenSecret);
   const registry = parts.registry ?? REGISTRY;
   const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
+  const httpKey = parts.httpSignatureKey ?? randomHttpSignatureKey();
   const doors = createDoors({
     config,
     db: parts.db,
@@ -186,6 +195,7 @@ export function buildDeps(parts: AppParts): AppDeps {
       pageBudgetMs: config.callDeadlineMs,
       hosts: new HostLimiter(config.jobs?.perHost ?? 8),
       hostRules: new HostRulesCache(),
+      httpSignatureKey: httpKey,
       ...(parts.webhookRetryMs === undefined ? {} : { retryMs: parts.webhookRetryMs }),
     },
   };
@@ -218,6 +228,7 @@ export function buildDeps(parts: AppParts): AppDeps {
     },
     jobs,
     accessTokens: tokens,
+    httpSignatureKey: httpKey,
   };
 }
 

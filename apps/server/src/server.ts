@@ -135,11 +135,9 @@ export async function startServer(
         : queueConnection(served.url, queueSchema, true);
     await migrateQueue(connection, logger);
 
-    const { signer, source, tokenSecret, receiverAuthorizerKey } = await serviceSigner(
-      config,
-      logger,
-    );
-    await registerSigner(db, signer.address, signer.keyId);
+    const { signer, source, tokenSecret, receiverAuthorizerKey, httpSignatureKey } =
+      await serviceSigner(config, logger);
+    await registerSigner(db, signer.address, signer.keyId, httpSignatureKey.jwk);
     if (source === 'dev-created') {
       logger.warn(
         { address: signer.address, dataDir: config.dataDir },
@@ -215,6 +213,7 @@ export async function startServer(
       queueSchema,
       accessTokenSecret: tokenSecret,
       receiverAuthorizerKey,
+      httpSignatureKey,
       ...(options.webhookRetryMs === undefined ? {} : { webhookRetryMs: options.webhookRetryMs }),
     });
     const { meter, processor } = deps;

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { createSigner, generatePrivateKey, type Signer } from '@storefront/attest';
 import type { Logger } from 'pino';
+import { type HttpSignatureKey, httpSignatureKey } from './http/message-signature.js';
 import { accessTokenSecret } from './metering/access-tokens.js';
 import { nativePersonalSign } from './signing.js';
 
@@ -57,6 +58,8 @@ export async function serviceSigner(
   readonly tokenSecret: Buffer;
   /** The key that authorizes `batch-settlement` claims and refunds (`receiverAuthorizerKey`). */
   readonly receiverAuthorizerKey: `0x${string}`;
+  /** The Ed25519 key of RFC 9421 signatures of answers and webhooks (`httpSignatureKey`). */
+  readonly httpSignatureKey: HttpSignatureKey;
 }> {
   const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
   const backend = await nativePersonalSign();
@@ -71,6 +74,7 @@ export async function serviceSigner(
     source: key.source,
     tokenSecret: accessTokenSecret(key.privateKey),
     receiverAuthorizerKey: receiverAuthorizerKey(key.privateKey),
+    httpSignatureKey: httpSignatureKey(key.privateKey),
   };
 }
 

@@ -63,7 +63,7 @@ export async function startWorker(
     const queueSchema = queueSchemaFor(config, options.schema);
     const connection = queueConnection(config.databaseUrl, queueSchema);
     await migrateQueue(connection, logger);
-    const { signer, receiverAuthorizerKey } = await serviceSigner(config, logger);
+    const { signer, receiverAuthorizerKey, httpSignatureKey } = await serviceSigner(config, logger);
     const instanceId = randomUUID();
     const publicBaseUrl = config.publicBaseUrl ?? defaultBaseUrl(config.host, config.port);
     const deps = buildDeps({
@@ -71,6 +71,7 @@ export async function startWorker(
       db,
       signer,
       receiverAuthorizerKey,
+      httpSignatureKey,
       fetcher,
       logger,
       version: pkg.version,

@@ -23,6 +23,9 @@ export const CORS_EXPOSED_HEADERS = [
   'PAYMENT-RESPONSE',
   'PAYMENT-REQUIRED',
   'WWW-Authenticate',
+  'Content-Digest',
+  'Signature-Input',
+  'Signature',
 ] as const;
 
 /**

@@ -1,6 +1,7 @@
 import type { Fetcher } from '@storefront/safe-fetch';
 import { Webhook } from 'standardwebhooks';
 import type { Database } from '../db/database.js';
+import { contentDigest, type HttpSignatureKey, signRequest } from '../http/message-signature.js';
 import type { JobQueue } from './queue.js';
 import { TASKS } from './queue.js';
 import { readJob } from './store.js';
@@ -27,6 +28,11 @@ export interface WebhookServices {
   readonly clock: () => Date;
   /** The retry schedule (tests shorten it). */
   readonly retryMs?: readonly number[];
+  /**
+   * The key of the RFC 9421 signature each delivery carries beside Standard Webhooks'
+   * (`Signature-Input`, `Signature`, `Content-Digest`); absent, none.
+   */
+  readonly httpSignatureKey?: HttpSignatureKey;
 }
 
 /** Where a job's webhook deliveries stand (`GET /jobs/{id}`). */
@@ -41,11 +47,13 @@ export interface WebhookStatus {
 /**
  * Deliver job `jobId`'s pending events in order (Standard Webhooks: `webhook-id`,
  * `webhook-timestamp`, `webhook-signature` over `id.timestamp.body` with the job's
- * secret), through the same SSRF guard as every fetch. A 2xx answer delivers an
- * event; anything else stops the run, counts an attempt and queues the next try by the
- * retry schedule, so a later event never overtakes an earlier one (page events arrive
- * before `completed`). An event out of tries is marked failed and the next one goes.
- * At least once: an event sent whose answer was lost is sent again, with the same id.
+ * secret) and an RFC 9421 signature with the service's HTTP-signature key over
+ * `@method`, `@target-uri`, `content-digest` and `webhook-id`, through the same SSRF
+ * guard as every fetch. A 2xx answer delivers an event; anything else stops the run,
+ * counts an attempt and queues the next try by the retry schedule, so a later event
+ * never overtakes an earlier one (page events arrive before `completed`). An event
+ * out of tries is marked failed and the next one goes. At least once: an event sent
+ * whose answer was lost is sent again, with the same id.
  */
 export async function deliverEvents(services: WebhookServices, jobId: string): Promise<void> {
   const job = await readJob(services.db, jobId);
@@ -74,6 +82,22 @@ export async function deliverEvents(services: WebhookServices, jobId: string): P
     });
     const now = services.clock();
     const signature = signer.sign(event.id, now, body);
+    const created = Math.floor(now.getTime() / 1000);
+    const key = services.httpSignatureKey;
+    const digest = contentDigest(body);
+    const messageSignature =
+      key === undefined
+        ? {}
+        : {
+            'content-digest': digest,
+            ...signRequest(key, {
+              method: 'POST',
+              targetUri: new URL(url).href,
+              digest,
+              webhookId: event.id,
+              created,
+            }),
+          };
     const result = await services.fetcher.fetch(url, {
       method: 'POST',
       payload: body,
@@ -81,8 +105,9 @@ export async function deliverEvents(services: WebhookServices, jobId: string): P
       headers: {
         'content-type': 'application/json',
         'webhook-id': event.id,
-        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-timestamp': String(created),
         'webhook-signature': signature,
+        ...messageSignature,
       },
     });
     const ok = result.ok && result.doc.status >= 200 && result.doc.status <= 299;

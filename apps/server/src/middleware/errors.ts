@@ -3,6 +3,7 @@ import { isAnswerCode, StorefrontError } from '@storefront/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type ErrorBody, errorStatus } from '../http/error-status.js';
+import { signedEndOf } from '../http/signed-answer.js';
 import { requestIdOf } from './request-id.js';
 
 /** JSON 404 for every path no route answers. */
@@ -60,7 +61,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         message: 'The request path is not valid percent-encoding',
       };
     } else {
-      internalError(logger, res, error, { method: req.method, path: req.path });
+      const end = signedEndOf(res);
+      internalError(logger, res, error, { method: req.method, path: req.path }, end);
       return;
     }
 
@@ -81,6 +83,8 @@ export function internalError(
   res: ServerResponse,
   error: unknown,
   request: { readonly method: string | undefined; readonly path: string },
+  /** Writes the answer instead of a plain `res.end` (a signed answer, `endSigned`). */
+  end?: (status: number, json: string) => void,
 ): void {
   const requestId = requestIdOf(res);
   logger.error({ err: error, requestId, ...request }, 'unhandled error');
@@ -95,8 +99,12 @@ export function internalError(
     ...(requestId ? { requestId } : {}),
   };
   const json = JSON.stringify(body);
-  res.statusCode = 500;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (end !== undefined) {
+    end(500, json);
+    return;
+  }
+  res.statusCode = 500;
   res.setHeader('Content-Length', Buffer.byteLength(json, 'utf8'));
   res.end(json, 'utf8');
 }

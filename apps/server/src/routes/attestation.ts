@@ -8,8 +8,9 @@ import {
 } from '@storefront/attest';
 import { type ReceiptRule, StorefrontError } from '@storefront/core';
 import express, { Router } from 'express';
-import { retiredSigners } from '../db/signer-keys.js';
+import { retiredHttpKeys, retiredSigners } from '../db/signer-keys.js';
 import type { AppDeps } from '../deps.js';
+import { type Ed25519PublicJwk, jwkThumbprint } from '../http/message-signature.js';
 import type { AnyRoute } from '../registry/types.js';
 import { SIGNAL_RECEIPT_RULE } from './signal.js';
 
@@ -26,6 +27,45 @@ export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestat
     verifyEndpoint: `${deps.config.publicBaseUrl}/x402/verify`,
     receiptRules: receiptRules(deps.registry),
   };
+}
+
+/** Where the keys of the service's HTTP message signatures are published. */
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+/** A key of the JWKS: the public JWK, its thumbprint, and whether it signs today. */
+export interface PublishedHttpKey extends Ed25519PublicJwk {
+  readonly kid: string;
+  readonly alg: 'EdDSA';
+  readonly use: 'sig';
+  readonly status: 'current' | 'retired';
+  readonly retiredAt?: string;
+}
+
+/**
+ * The document at `/.well-known/jwks.json`: the Ed25519 key of the RFC 9421 signatures
+ * of answers and webhooks first (`status: current`), then those derived from the retired
+ * signer keys, most recently retired first.
+ */
+export async function httpSignatureJwks(deps: AppDeps): Promise<{ keys: PublishedHttpKey[] }> {
+  const current = deps.httpSignatureKey;
+  const keys: PublishedHttpKey[] = [
+    { ...current.jwk, kid: current.kid, alg: 'EdDSA', use: 'sig', status: 'current' },
+  ];
+  for (const { jwk, retiredAt } of await retiredHttpKeys(deps.db)) {
+    const kid = jwkThumbprint(jwk);
+    if (keys.some((key) => key.kid === kid)) continue;
+    keys.push({
+      kty: jwk.kty,
+      crv: jwk.crv,
+      x: jwk.x,
+      kid,
+      alg: 'EdDSA',
+      use: 'sig',
+      status: 'retired',
+      retiredAt,
+    });
+  }
+  return { keys };
 }
 
 /** Each route's receipt rule by name, from the registry (and `/buy/signal`'s). */
@@ -67,7 +107,14 @@ export function attestationRoutes(deps: AppDeps): Router {
 
   router.get('/.well-known/service-attestation', async (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('Link', `<${JWKS_PATH}>; rel="jwks"; type="application/jwk-set+json"`);
     res.json(await serviceAttestation(deps));
+  });
+
+  router.get(JWKS_PATH, async (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('application/jwk-set+json');
+    res.send(JSON.stringify(await httpSignatureJwks(deps)));
   });
 
   router.post('/x402/verify', express.json({ limit: '1mb', strict: true }), async (req, res) => {

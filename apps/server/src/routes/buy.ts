@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../deps.js';
+import type { HttpSignatureKey } from '../http/message-signature.js';
 import { getOnly } from '../http/methods.js';
+import { endSigned } from '../http/signed-answer.js';
 import { written } from '../http/written.js';
 import { internalError } from '../middleware/errors.js';
 import { type Prelude, pathOf } from '../middleware/prelude.js';
@@ -46,7 +48,7 @@ export function paidCalls(
     // A payment is used when one is sent, even beside a key (x402.md §2); a key without
     // a payment goes to the key door; neither is answered with the terms, by the x402 door.
     const paid = PAYMENT_HEADERS.some((name) => req.headers[name] !== undefined);
-    const exchange = exchangeOf(res);
+    const exchange = exchangeOf(req, res, deps.httpSignatureKey);
     const budgetMs = deps.config.callDeadlineMs;
     try {
       if (paid || req.headers.authorization === undefined) {
@@ -55,7 +57,13 @@ export function paidCalls(
         await runPaidCall(pipeline, keys, request, exchange, budgetMs);
       }
     } catch (error) {
-      internalError(deps.logger, res, error, { method: req.method, path: pathOf(target) });
+      internalError(
+        deps.logger,
+        res,
+        error,
+        { method: req.method, path: pathOf(target) },
+        (status, json) => void endSigned(req, res, deps.httpSignatureKey, status, json),
+      );
     }
   };
 
@@ -108,7 +116,7 @@ export function buyRoutes(deps: AppDeps): Router {
 }
 
 /** The pipeline's view of a Node response. */
-function exchangeOf(res: ServerResponse): Exchange {
+function exchangeOf(req: IncomingMessage, res: ServerResponse, key: HttpSignatureKey): Exchange {
   const left = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) left.abort();
@@ -116,11 +124,12 @@ function exchangeOf(res: ServerResponse): Exchange {
   res.once('close', onClose);
   return {
     left: left.signal,
-    send(result) {
+    async send(result) {
       res.off('close', onClose);
-      if (res.destroyed) return Promise.resolve(false);
-      sendJson(res, result);
-      return written(res);
+      if (res.destroyed) return false;
+      const ended = written(res);
+      await sendJson(req, res, key, result);
+      return ended;
     },
   };
 }
@@ -128,15 +137,19 @@ function exchangeOf(res: ServerResponse): Exchange {
 /**
  * Answer a paid call over HTTP: a delivered result is 200, a refusal its own status;
  * JSON, not cacheable, and sent as is (no ETag, so never an empty 304 for a paid call,
- * which would be a charge without a result). A string body: Node writes it with the
- * head in one piece, where a Buffer goes as a second chunk.
+ * which would be a charge without a result), signed with RFC 9421 (`endSigned`). A
+ * string body: Node writes it with the head in one piece, where a Buffer goes as a
+ * second chunk.
  */
-function sendJson(res: ServerResponse, result: CallResult): void {
+function sendJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: HttpSignatureKey,
+  result: CallResult,
+): Promise<void> {
   const json = JSON.stringify(result.body);
-  res.statusCode = result.kind === 'delivered' ? 200 : result.status;
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json, 'utf8'));
   res.setHeader('Cache-Control', 'no-store');
-  res.end(json, 'utf8');
+  return endSigned(req, res, key, result.kind === 'delivered' ? 200 : result.status, json);
 }

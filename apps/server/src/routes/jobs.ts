@@ -1,6 +1,7 @@
 import { StorefrontError } from '@storefront/core';
 import express, { type Request, Router } from 'express';
 import type { AppDeps } from '../deps.js';
+import { signedJson } from '../http/signed-answer.js';
 import { createCrawlForKey, newCrawlJob } from '../jobs/create.js';
 import {
   cancelJob,
@@ -22,11 +23,13 @@ const MAX_BODY = '32kb';
 /**
  * The job API: `POST /jobs/crawl` (key door or x402), `GET /jobs/{id}`,
  * `GET /jobs/{id}/pages?after=<cursor>`, `DELETE /jobs/{id}`. A job is seen only by
- * the key that created it or the holder of its job token; anyone else gets 404.
+ * the key that created it or the holder of its job token; anyone else gets 404. Every
+ * JSON answer under `/jobs` is signed with RFC 9421 (`signedJson`), refusals included.
  */
 export function jobRoutes(deps: AppDeps): Router {
   const router = Router();
   const { services } = deps.jobs;
+  router.use('/jobs', signedJson(deps.httpSignatureKey));
 
   router.post(
     '/jobs/crawl',

@@ -1,0 +1,203 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+} from 'node:crypto';
+
+/**
+ * RFC 9421 HTTP Message Signatures of the service's paid answers and webhook requests
+ * (docs/decisions.md, "Signed HTTP answers (RFC 9421)"): one Ed25519 key derived from the
+ * signer key, a `Content-Digest` (RFC 9530, SHA-256) of the body, and the signature base
+ * of RFC 9421 §2.5 built here; tests verify it with an independent library.
+ */
+
+/** The public half of an HTTP-signature key as a JWK (RFC 8037). */
+export interface Ed25519PublicJwk {
+  readonly kty: 'OKP';
+  readonly crv: 'Ed25519';
+  readonly x: string;
+}
+
+/** The key that signs HTTP answers, with its public JWK and RFC 7638 thumbprint (`kid`). */
+export interface HttpSignatureKey {
+  readonly kid: string;
+  readonly jwk: Ed25519PublicJwk;
+  readonly privateKey: KeyObject;
+}
+
+/** The label and `tag` of every signature the service makes. */
+export const SIGNATURE_LABEL = 'sig1';
+export const SIGNATURE_TAG = 'storefront';
+
+/** PKCS#8 DER of an Ed25519 private key, up to its 32 bytes (RFC 8410). */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** The HTTP-signature key of a signer key (HKDF-SHA256, info `http-message-signature/1`). */
+export function httpSignatureKey(signerPrivateKey: string): HttpSignatureKey {
+  const key = Buffer.from(signerPrivateKey.replace(/^0x/, ''), 'hex');
+  const seed = Buffer.from(hkdfSync('sha256', key, 'storefront', 'http-message-signature/1', 32));
+  return ed25519Key(seed);
+}
+
+/** A random HTTP-signature key (an app built without a signer key: tests). */
+export function randomHttpSignatureKey(): HttpSignatureKey {
+  return ed25519Key(randomBytes(32));
+}
+
+function ed25519Key(seed: Buffer): HttpSignatureKey {
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const { x } = createPublicKey(privateKey).export({ format: 'jwk' });
+  const jwk: Ed25519PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: x as string };
+  return { kid: jwkThumbprint(jwk), jwk, privateKey };
+}
+
+/** The RFC 7638 thumbprint of an Ed25519 JWK: SHA-256 of its required members, base64url. */
+export function jwkThumbprint(jwk: Ed25519PublicJwk): string {
+  const canonical = `{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}"}`;
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+/** The `Content-Digest` field value (RFC 9530) of `body`: `sha-256=:<base64>:`. */
+export function contentDigest(body: string | Uint8Array): string {
+  return `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
+}
+
+/** One covered component: its serialized identifier (`"@path";req`) and its value. */
+type Component = readonly [identifier: string, value: string];
+
+/**
+ * The signature base (RFC 9421 §2.5) of `components` under `params` (the serialized
+ * `@signature-params` value), and that value's own line last; no trailing newline.
+ */
+export function signatureBase(components: readonly Component[], params: string): string {
+  let base = '';
+  for (const [identifier, value] of components) base += `${identifier}: ${value}\n`;
+  return `${base}"@signature-params": ${params}`;
+}
+
+/** The serialized `@signature-params` value (an inner list with its parameters). */
+function signatureParams(
+  identifiers: readonly string[],
+  key: HttpSignatureKey,
+  created: number,
+): string {
+  const list = `(${identifiers.join(' ')})`;
+  return `${list};created=${created};keyid="${key.kid}";alg="ed25519";tag="${SIGNATURE_TAG}"`;
+}
+
+/** The headers that carry a signature: `Signature-Input` and `Signature`. */
+export interface SignatureHeaders {
+  readonly 'signature-input': string;
+  readonly signature: string;
+}
+
+function signed(
+  components: readonly Component[],
+  key: HttpSignatureKey,
+  created: number,
+): SignatureHeaders {
+  const params = signatureParams(
+    components.map(([identifier]) => identifier),
+    key,
+    created,
+  );
+  const value = sign(null, Buffer.from(signatureBase(components, params)), key.privateKey);
+  return {
+    'signature-input': `${SIGNATURE_LABEL}=${params}`,
+    signature: `${SIGNATURE_LABEL}=:${value.toString('base64')}:`,
+  };
+}
+
+/** The `@path` and `@query` (RFC 9421 §2.2.6, §2.2.7) of a request target. */
+function pathAndQuery(target: string): { path: string; query: string } {
+  let rest = target;
+  if (!rest.startsWith('/')) {
+    // Absolute form (a request through a proxy): its path and query as sent.
+    const url = URL.canParse(rest) ? new URL(rest) : null;
+    rest = url === null ? '/' : `${url.pathname}${url.search}`;
+  }
+  const mark = rest.indexOf('?');
+  const path = mark === -1 ? rest : rest.slice(0, mark);
+  return { path: path === '' ? '/' : path, query: mark === -1 ? '?' : rest.slice(mark) };
+}
+
+/** What an answer's signature covers. */
+export interface SignedAnswer {
+  readonly status: number;
+  /** The request's method and target (`req.url`, as received). */
+  readonly method: string;
+  readonly target: string;
+  /** The content-digest of the body as sent (`contentDigest`). */
+  readonly digest: string;
+  /** The payment response header (name in lower case, value) when the answer has one. */
+  readonly payment?: readonly [name: string, value: string] | undefined;
+  /** Unix seconds; default now. */
+  readonly created?: number;
+}
+
+/**
+ * The signature of an answer: `@status`, `content-digest`, the request's `@method`,
+ * `@path` and `@query` (`;req`), and the payment response header where present.
+ */
+export function signAnswer(key: HttpSignatureKey, answer: SignedAnswer): SignatureHeaders {
+  const { path, query } = pathAndQuery(answer.target);
+  const components: Component[] = [
+    ['"@status"', String(answer.status)],
+    ['"content-digest"', answer.digest],
+    ['"@method";req', answer.method.toUpperCase()],
+    ['"@path";req', path],
+    ['"@query";req', query],
+  ];
+  if (answer.payment !== undefined) {
+    components.push([`"${answer.payment[0]}"`, answer.payment[1].trim()]);
+  }
+  return signed(components, key, answer.created ?? Math.floor(Date.now() / 1000));
+}
+
+/** What a signed request (a webhook delivery) covers. */
+export interface SignedRequest {
+  readonly method: string;
+  readonly targetUri: string;
+  readonly digest: string;
+  readonly webhookId: string;
+  /** Unix seconds. */
+  readonly created: number;
+}
+
+/** The signature of a webhook request: `@method`, `@target-uri`, `content-digest`, `webhook-id`. */
+export function signRequest(key: HttpSignatureKey, request: SignedRequest): SignatureHeaders {
+  return signed(
+    [
+      ['"@method"', request.method.toUpperCase()],
+      ['"@target-uri"', request.targetUri],
+      ['"content-digest"', request.digest],
+      ['"webhook-id"', request.webhookId],
+    ],
+    key,
+    request.created,
+  );
+}
+
+/** The payment response headers an answer may carry, in lower case (v2, v1). */
+const PAYMENT_RESPONSE_HEADERS = ['payment-response', 'x-payment-response'] as const;
+
+/** The payment response header among `headers` (any case), as [lower-case name, value]. */
+export function paymentResponseOf(
+  headers: Readonly<Record<string, string | number | readonly string[]>>,
+): readonly [string, string] | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if ((PAYMENT_RESPONSE_HEADERS as readonly string[]).includes(lower)) {
+      return [lower, Array.isArray(value) ? value.join(', ') : String(value)];
+    }
+  }
+  return undefined;
+}
