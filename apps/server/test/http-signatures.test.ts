@@ -27,6 +27,7 @@ import {
 import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { ADMIN_TOKEN } from './keys.js';
+import { liveKeyAt } from './listening.js';
 import { type Site, startSite } from './site.js';
 import { officialV2Payer } from './x402/payments.js';
 
@@ -218,17 +219,7 @@ async function answerOf(res: Response): Promise<Answer> {
   return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
 }
 
-async function liveKey(credits: number): Promise<string> {
-  const minted = await fetch(`${base}/api/dev/keys?live=true`, { method: 'POST' });
-  const { key, keyId } = (await minted.json()) as { key: string; keyId: string };
-  const added = await fetch(`${base}/admin/keys/${keyId}/credits`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credits }),
-  });
-  expect(added.status).toBe(200);
-  return key;
-}
+const liveKey = (credits: number) => liveKeyAt(base, credits);
 
 describe('the signature base', () => {
   it('follows RFC 9421 §2.5: one line per component, @signature-params last', () => {

@@ -23,6 +23,7 @@ import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { type AuditNet, startAuditNet } from './hosts.js';
 import { ADMIN_TOKEN } from './keys.js';
+import { creditsAt, liveKeyAt, pinnedAddressAt } from './listening.js';
 import { type Site, startSite } from './site.js';
 
 type Body = Record<string, unknown>;
@@ -94,33 +95,11 @@ async function connectLegacy(key?: string): Promise<LegacyClient> {
   return client;
 }
 
-/** A live key with `credits` credits (prepaid plan). */
-async function liveKey(credits: number): Promise<string> {
-  const minted = (await (
-    await fetch(`${server.url}/api/dev/keys?live=true`, { method: 'POST' })
-  ).json()) as { key: string; keyId: string };
-  if (credits > 0) {
-    const granted = await fetch(`${server.url}/admin/keys/${minted.keyId}/credits`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ credits }),
-    });
-    expect(granted.status).toBe(200);
-  }
-  return minted.key;
-}
+const liveKey = (credits: number) => liveKeyAt(server.url, credits);
 
-async function creditsOf(key: string): Promise<number> {
-  const res = await fetch(`${server.url}/api/dev/balance`, {
-    headers: { authorization: `Bearer ${key}` },
-  });
-  return ((await res.json()) as { credits: number }).credits;
-}
+const creditsOf = (key: string) => creditsAt(server.url, key);
 
-async function pinnedKey(): Promise<string> {
-  const res = await fetch(`${server.url}/.well-known/service-attestation`);
-  return ((await res.json()) as { address: string }).address;
-}
+const pinnedKey = () => pinnedAddressAt(server.url);
 
 /** The `_meta` envelope of a 2026-07-28 request. */
 const ENVELOPE = {

@@ -17,6 +17,7 @@ import { REGISTRY } from '../src/registry/index.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { ADMIN_TOKEN } from './keys.js';
+import { creditsAt, liveKeyAt, pinnedAddressAt } from './listening.js';
 
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const CACHE = join(import.meta.dirname, '../node_modules/.cache/mcp-inspector-2.12.0');
@@ -87,26 +88,9 @@ afterAll(async () => {
   if (DATABASE_URL !== null) await dropSchema(schema);
 });
 
-/** A live key with `credits` credits. */
-async function liveKey(credits: number): Promise<string> {
-  const minted = (await (
-    await fetch(`${server.url}/api/dev/keys?live=true`, { method: 'POST' })
-  ).json()) as { key: string; keyId: string };
-  const granted = await fetch(`${server.url}/admin/keys/${minted.keyId}/credits`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ credits }),
-  });
-  expect(granted.status).toBe(200);
-  return minted.key;
-}
+const liveKey = (credits: number) => liveKeyAt(server.url, credits);
 
-async function creditsOf(key: string): Promise<number> {
-  const res = await fetch(`${server.url}/api/dev/balance`, {
-    headers: { authorization: `Bearer ${key}` },
-  });
-  return ((await res.json()) as { credits: number }).credits;
-}
+const creditsOf = (key: string) => creditsAt(server.url, key);
 
 const notarizeCall = [
   '--method',
@@ -132,11 +116,7 @@ describe(`the MCP Inspector CLI (${INSPECTOR})`, () => {
     const called = await inspector([...notarizeCall, '--header', `Authorization: Bearer ${key}`]);
     expect(called.code, called.stderr).toBe(0);
     const result = JSON.parse(called.stdout) as { structuredContent: Record<string, unknown> };
-    const pinned = (
-      (await (await fetch(`${server.url}/.well-known/service-attestation`)).json()) as {
-        address: string;
-      }
-    ).address;
+    const pinned = await pinnedAddressAt(server.url);
     expect(verifyReceipt(result.structuredContent as never, pinned).valid).toBe(true);
     expect(await creditsOf(key)).toBe(100 - 8);
   });
