@@ -44,9 +44,9 @@ export function loadSignerKey(
 }
 
 /**
- * The service's signer from its configured or development key, signing with the native
- * secp256k1 backend when it loads (a warning when it does not), and where the key came
- * from.
+ * The service's signer from its configured or development key, signing receipts with the
+ * native secp256k1 backend and answers with libsodium when they load (a warning when one
+ * does not), and where the key came from.
  */
 export async function serviceSigner(
   config: { readonly signerPrivateKey: string | null; readonly dataDir: string },
@@ -69,12 +69,16 @@ export async function serviceSigner(
     );
   }
   const signer = createSigner(key.privateKey, backend ? { personalSign: backend } : {});
+  const httpKey = httpSignatureKey(key.privateKey);
+  if (httpKey.backend !== 'libsodium') {
+    logger.warn('libsodium unavailable: answers are signed with the slower node:crypto Ed25519');
+  }
   return {
     signer,
     source: key.source,
     tokenSecret: accessTokenSecret(key.privateKey),
     receiverAuthorizerKey: receiverAuthorizerKey(key.privateKey),
-    httpSignatureKey: httpSignatureKey(key.privateKey),
+    httpSignatureKey: httpKey,
   };
 }
 

@@ -1,12 +1,5 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  hkdfSync,
-  type KeyObject,
-  randomBytes,
-  sign,
-} from 'node:crypto';
+import { createHash, createPublicKey, hkdfSync, randomBytes } from 'node:crypto';
+import { type Ed25519Sign, ed25519PrivateKey, ed25519Signer } from './ed25519.js';
 
 /**
  * RFC 9421 HTTP Message Signatures of the service's paid answers and webhook requests
@@ -26,15 +19,15 @@ export interface Ed25519PublicJwk {
 export interface HttpSignatureKey {
   readonly kid: string;
   readonly jwk: Ed25519PublicJwk;
-  readonly privateKey: KeyObject;
+  /** Signs a signature base with the key (`ed25519Signer`). */
+  readonly sign: Ed25519Sign;
+  /** Which Ed25519 implementation signs (libsodium where it loads). */
+  readonly backend: 'libsodium' | 'node:crypto';
 }
 
 /** The label and `tag` of every signature the service makes. */
 export const SIGNATURE_LABEL = 'sig1';
 export const SIGNATURE_TAG = 'storefront';
-
-/** PKCS#8 DER of an Ed25519 private key, up to its 32 bytes (RFC 8410). */
-const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /** The HTTP-signature key of a signer key (HKDF-SHA256, info `http-message-signature/1`). */
 export function httpSignatureKey(signerPrivateKey: string): HttpSignatureKey {
@@ -49,14 +42,10 @@ export function randomHttpSignatureKey(): HttpSignatureKey {
 }
 
 function ed25519Key(seed: Buffer): HttpSignatureKey {
-  const privateKey = createPrivateKey({
-    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
-    format: 'der',
-    type: 'pkcs8',
-  });
-  const { x } = createPublicKey(privateKey).export({ format: 'jwk' });
+  const { x } = createPublicKey(ed25519PrivateKey(seed)).export({ format: 'jwk' });
   const jwk: Ed25519PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: x as string };
-  return { kid: jwkThumbprint(jwk), jwk, privateKey };
+  const { sign, backend } = ed25519Signer(seed);
+  return { kid: jwkThumbprint(jwk), jwk, sign, backend };
 }
 
 /** The RFC 7638 thumbprint of an Ed25519 JWK: SHA-256 of its required members, base64url. */
@@ -109,7 +98,7 @@ function signed(
     key,
     created,
   );
-  const value = sign(null, Buffer.from(signatureBase(components, params)), key.privateKey);
+  const value = key.sign(Buffer.from(signatureBase(components, params)));
   return {
     'signature-input': `${SIGNATURE_LABEL}=${params}`,
     signature: `${SIGNATURE_LABEL}=:${value.toString('base64')}:`,
@@ -189,15 +178,16 @@ export function signRequest(key: HttpSignatureKey, request: SignedRequest): Sign
 /** The payment response headers an answer may carry, in lower case (v2, v1). */
 const PAYMENT_RESPONSE_HEADERS = ['payment-response', 'x-payment-response'] as const;
 
-/** The payment response header among `headers` (any case), as [lower-case name, value]. */
+/**
+ * The payment response header of an answer, as [lower-case name, value]: `header` reads
+ * one header by name, in any case (`res.getHeader`).
+ */
 export function paymentResponseOf(
-  headers: Readonly<Record<string, string | number | readonly string[]>>,
+  header: (name: string) => string | number | readonly string[] | undefined,
 ): readonly [string, string] | undefined {
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if ((PAYMENT_RESPONSE_HEADERS as readonly string[]).includes(lower)) {
-      return [lower, Array.isArray(value) ? value.join(', ') : String(value)];
-    }
+  for (const name of PAYMENT_RESPONSE_HEADERS) {
+    const value = header(name);
+    if (value !== undefined) return [name, Array.isArray(value) ? value.join(', ') : String(value)];
   }
   return undefined;
 }

@@ -80,7 +80,7 @@ export async function endSigned(
     method: req.method ?? 'GET',
     target,
     digest,
-    payment: paymentResponseOf(res.getHeaders() as Record<string, string | number | string[]>),
+    payment: paymentResponseOf((name) => res.getHeader(name)),
   });
   res.setHeader('Content-Digest', digest);
   res.setHeader('Signature-Input', signature['signature-input']);
