@@ -4,6 +4,14 @@ export {
   openCheckpoint,
   parseCheckpoint,
 } from './checkpoint.js';
+export {
+  type CosignatureVerifier,
+  type Cosigner,
+  cosignatureVerifier,
+  cosignedMessage,
+  ed25519Cosigner,
+  NOTE_ALG_COSIGNATURE_V1,
+} from './cosignature.js';
 export { TLOG_ERROR_CODES, TlogError, type TlogErrorCode } from './errors.js';
 export {
   bytesEqual,
