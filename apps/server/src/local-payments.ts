@@ -248,7 +248,7 @@ function differentTerms(stack: PaymentStackInfo, terms: LocalPaymentTerms): stri
 }
 
 /** SIGTERM, then SIGKILL if it has not exited within {@link STOP_GRACE_MS}. */
-async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+export async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);

@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Forked by a service in development: stop with it, even when it was killed.
+  process.once('disconnect', stop);
 }
 
 main().catch((error: unknown) => {
