@@ -20,6 +20,11 @@ import type { WebhookServices } from './jobs/webhooks.js';
 import { type AccessTokens, accessTokens } from './metering/access-tokens.js';
 import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
+import {
+  type OfferReceiptKeys,
+  randomOfferReceiptKeys,
+  x402Extensions,
+} from './doors/x402/offer-receipt.js';
 import type { PipelineDeps } from './pipeline/call.js';
 import { createProbes, type Probes } from './probes/index.js';
 import { REGISTRY } from './registry/index.js';
@@ -99,6 +104,11 @@ export interface AppParts {
    * signer key); default: random, this app only.
    */
   readonly httpSignatureKey?: HttpSignatureKey;
+  /**
+   * The keys of x402 offers and receipts (`offerReceiptKeys` of the signer key); default:
+   * random, this app only.
+   */
+  readonly offerReceiptKeys?: OfferReceiptKeys;
 }
 
 /** What the job routes and the job workers share. */
@@ -143,6 +153,8 @@ export interface AppDeps {
   readonly accessTokens: AccessTokens;
   /** The key of the RFC 9421 signatures of paid answers and webhooks. */
   readonly httpSignatureKey: HttpSignatureKey;
+  /** The keys of the x402 `offer-receipt` extension's offers and receipts. */
+  readonly offerReceiptKeys: OfferReceiptKeys;
 }
 
 /** Build the app's dependencies from its parts: the one place they are assembled. */
@@ -159,6 +171,7 @@ export function buildDeps(parts: AppParts): AppDeps {
   const registry = parts.registry ?? REGISTRY;
   const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
   const httpKey = parts.httpSignatureKey ?? randomHttpSignatureKey();
+  const offerKeys = parts.offerReceiptKeys ?? randomOfferReceiptKeys();
   const doors = createDoors({
     config,
     db: parts.db,
@@ -225,10 +238,12 @@ export function buildDeps(parts: AppParts): AppDeps {
       publicBaseUrl: config.publicBaseUrl,
       probes,
       draining,
+      extensions: x402Extensions(offerKeys, config.publicBaseUrl, parts.clock),
     },
     jobs,
     accessTokens: tokens,
     httpSignatureKey: httpKey,
+    offerReceiptKeys: offerKeys,
   };
 }
 

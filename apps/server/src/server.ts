@@ -135,7 +135,14 @@ export async function startServer(
         : queueConnection(served.url, queueSchema, true);
     await migrateQueue(connection, logger);
 
-    const { signer, source, tokenSecret, receiverAuthorizerKey, httpSignatureKey } =
+    const {
+      signer,
+      source,
+      tokenSecret,
+      receiverAuthorizerKey,
+      httpSignatureKey,
+      offerReceiptKeys,
+    } =
       await serviceSigner(config, logger);
     await registerSigner(db, signer.address, signer.keyId, httpSignatureKey.jwk);
     if (source === 'dev-created') {
@@ -214,6 +221,7 @@ export async function startServer(
       accessTokenSecret: tokenSecret,
       receiverAuthorizerKey,
       httpSignatureKey,
+      offerReceiptKeys,
       ...(options.webhookRetryMs === undefined ? {} : { webhookRetryMs: options.webhookRetryMs }),
     });
     const { meter, processor } = deps;
