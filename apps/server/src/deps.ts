@@ -11,6 +11,11 @@ import type { Database } from './db/database.js';
 import { createDoors, type Doors, termsOf } from './doors/index.js';
 import { pricesOf } from './doors/x402/batch.js';
 import { ledgerFor } from './doors/x402/chain.js';
+import {
+  type OfferReceiptKeys,
+  randomOfferReceiptKeys,
+  x402Extensions,
+} from './doors/x402/offer-receipt.js';
 import { type HttpSignatureKey, randomHttpSignatureKey } from './http/message-signature.js';
 import { HostLimiter, HostRulesCache, type JobServices } from './jobs/crawl.js';
 import { JobPayments } from './jobs/payments.js';
@@ -20,11 +25,6 @@ import type { WebhookServices } from './jobs/webhooks.js';
 import { type AccessTokens, accessTokens } from './metering/access-tokens.js';
 import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
-import {
-  type OfferReceiptKeys,
-  randomOfferReceiptKeys,
-  x402Extensions,
-} from './doors/x402/offer-receipt.js';
 import type { PipelineDeps } from './pipeline/call.js';
 import { createProbes, type Probes } from './probes/index.js';
 import { REGISTRY } from './registry/index.js';

@@ -142,8 +142,7 @@ export async function startServer(
       receiverAuthorizerKey,
       httpSignatureKey,
       offerReceiptKeys,
-    } =
-      await serviceSigner(config, logger);
+    } = await serviceSigner(config, logger);
     await registerSigner(db, signer.address, signer.keyId, httpSignatureKey.jwk);
     if (source === 'dev-created') {
       logger.warn(
