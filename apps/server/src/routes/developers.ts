@@ -182,6 +182,12 @@ ${devPayerNote(input.devPayer ?? null)}
 <pre><code>curl -s -X POST -H 'Content-Type: application/json' --data @result.json '${base}/x402/verify'</code></pre>
 <p>Or offline, with the verifier in a checkout of this repository:</p>
 <pre><code>node packages/attest/bin/storefront-verify.js result.json --pin '${base}/.well-known/service-attestation'</code></pre>
+<p>Besides its receipt, every paid answer carries:</p>
+<ul>
+<li>a <code>Response-Provenance</code> header (base64 JSON; MCP: <code>_meta["response-provenance"]</code>): the x402 <code>response-provenance</code> claim, <code>sha256:</code> of the RFC 8785 form of <code>{endpoint, inputs, result, method, dataVintage}</code>, where <code>endpoint</code> is the path you called, <code>inputs</code> your query (values as strings, a repeated name an array; MCP: the tool's arguments), <code>result</code> the whole body you received, and <code>method</code> and <code>dataVintage</code> are in the claim. Recompute it with any JCS library;</li>
+<li>an RFC 9421 signature over the status, the body's <code>Content-Digest</code>, your request's method, path and query, and the payment and provenance headers, by a key published at <a href="${base}/.well-known/jwks.json">/.well-known/jwks.json</a>;</li>
+<li>when paid with x402, signed offers beside the 402 terms and a signed receipt in the settlement response (<code>extensions["offer-receipt"]</code>, EIP-712 and JWS forms, checkable with <code>@x402/extensions/offer-receipt</code> against the keys under <code>offerReceipt</code> in /.well-known/service-attestation), beside the provenance claim.</li>
+</ul>
 
 <h2 id="products">Products</h2>
 ${productTable(input.routes)}
