@@ -43,7 +43,7 @@ import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
 import { loadConfig } from '../src/config.js';
-import { queryInputs, responseHash } from '../src/pipeline/provenance.js';
+import { dataVintageOf, queryInputs, responseHash } from '../src/pipeline/provenance.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { ADMIN_TOKEN } from './keys.js';
@@ -94,6 +94,15 @@ describe('the fixed point and its hash', () => {
     expect(queryInputs('x=%ZZ')).toBeNull();
     expect(queryInputs('x=%FF')).toBeNull();
     expect(queryInputs('x=%4')).toBeNull();
+  });
+
+  it('dates a result by the UTC day its sources were read (GVP-FixedPoint/2 grammar)', () => {
+    const now = new Date('2027-01-02T03:04:05.000Z');
+    expect(dataVintageOf({ fetchedAt: '2026-11-30T23:59:59.999Z' }, now)).toBe('2026-11-30');
+    expect(dataVintageOf({ fetchedAt: '2026-12-01T00:30:00+02:00' }, now)).toBe('2026-11-30');
+    // An answer without a read time (ok:false) is dated when it was answered.
+    expect(dataVintageOf({ ok: false }, now)).toBe('2027-01-02');
+    expect(dataVintageOf({ fetchedAt: 'yesterday' }, now)).toBe('2027-01-02');
   });
 });
 
@@ -303,6 +312,16 @@ describe('response provenance and offer-receipt, door by door', () => {
         .update(erdtman(fixed) as string)
         .digest('hex')}`,
     ).toBe(claim.responseHash);
+  });
+
+  it('makes no claim on the answer to a malformed query, and still delivers it', async () => {
+    const key = await liveKeyAt(server.url, 100);
+    const res = await fetch(`${server.url}/buy/notarize?content=%FF`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+    expect(res.headers.get('response-provenance')).toBeNull();
   });
 
   it('signs offers beside the terms of a 402, in both forms, verified with the package', async () => {

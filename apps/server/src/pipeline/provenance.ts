@@ -61,6 +61,8 @@ export function methodOf(route: { readonly path: string; readonly description: s
   return `storefront ${route.path}: ${route.description}`;
 }
 
+const UTC_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+
 /**
  * The `dataVintage` of a result (GVP-FixedPoint/2: `YYYY-MM-DD`): the UTC day its sources
  * were read, its envelope's `fetchedAt`; a result without one (an `ok:false` answer) was
@@ -68,9 +70,13 @@ export function methodOf(route: { readonly path: string; readonly description: s
  */
 export function dataVintageOf(body: Readonly<Record<string, unknown>>, now: Date): string {
   const at = body.fetchedAt;
-  if (typeof at === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(at)) {
+  if (typeof at === 'string') {
+    // A UTC time as `toISOString` writes it: its day is its first ten characters.
+    if (UTC_TIME.test(at)) return at.slice(0, 10);
     const day = new Date(at);
-    if (!Number.isNaN(day.getTime())) return day.toISOString().slice(0, 10);
+    if (/^\d{4}-\d{2}-\d{2}T/.test(at) && !Number.isNaN(day.getTime())) {
+      return day.toISOString().slice(0, 10);
+    }
   }
   return now.toISOString().slice(0, 10);
 }
