@@ -9,6 +9,7 @@
  * the MCP SDK client.
  */
 import { createHash } from 'node:crypto';
+import { fc, test as property } from '@fast-check/vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -95,6 +96,16 @@ describe('the fixed point and its hash', () => {
     expect(queryInputs('x=%FF')).toBeNull();
     expect(queryInputs('x=%4')).toBeNull();
   });
+
+  property.prop([fc.jsonValue({ maxDepth: 6 })], { numRuns: 300 })(
+    'our JCS agrees with two other RFC 8785 implementations on any JSON value',
+    (value) => {
+      // -0 is JSON's 0; a lone surrogate has no RFC 8785 form (I-JSON), which ours refuses.
+      const mine = coreCanonicalize(value as never);
+      expect(cyberphone(value as never)).toBe(mine);
+      expect(erdtman(value)).toBe(mine);
+    },
+  );
 
   it('dates a result by the UTC day its sources were read (GVP-FixedPoint/2 grammar)', () => {
     const now = new Date('2027-01-02T03:04:05.000Z');
