@@ -357,6 +357,15 @@ describe('response provenance and offer-receipt, door by door', () => {
     // The v1 face (the JSON body) carries the offers of its one entry.
     const body = (await res.json()) as { extensions: Record<string, { info: { offers: [] } }> };
     expect(body.extensions['offer-receipt']?.info.offers.length).toBe(2);
+
+    // The key door's 402 with terms (a live key without credits) carries them too.
+    const broke = await liveKeyAt(server.url, 0);
+    const refused = await fetch(`${server.url}/buy/notarize?content=offers`, {
+      headers: { authorization: `Bearer ${broke}` },
+    });
+    expect(refused.status).toBe(402);
+    const keyTerms = decodePaymentRequiredHeader(refused.headers.get('payment-required') as string);
+    expect(extractOffersFromPaymentRequired(keyTerms).length).toBe(keyTerms.accepts.length * 2);
   });
 
   it('x402 v2 (@x402/fetch): the claim in PAYMENT-RESPONSE and the header agree and re-derive; the receipt verifies in both forms', async () => {
