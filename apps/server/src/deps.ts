@@ -1,5 +1,6 @@
 import type { Signer } from '@storefront/attest';
 import type { Fetcher } from '@storefront/safe-fetch';
+import type { Ed25519NoteKey } from '@storefront/tlog';
 import type { Logger } from 'pino';
 import {
   developmentProcessor,
@@ -17,6 +18,7 @@ import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
 import { scheduleRedemption } from './jobs/redeem.js';
 import type { WebhookServices } from './jobs/webhooks.js';
+import { logKey, randomLogKeySeed } from './log/key.js';
 import { type AccessTokens, accessTokens } from './metering/access-tokens.js';
 import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
@@ -99,6 +101,11 @@ export interface AppParts {
    * signer key); default: random, this app only.
    */
   readonly httpSignatureKey?: HttpSignatureKey;
+  /**
+   * The seed of the transparency log's checkpoint key (`logKeySeed` of the signer key);
+   * default: random, this app only.
+   */
+  readonly logKeySeed?: Uint8Array;
 }
 
 /** What the job routes and the job workers share. */
@@ -143,6 +150,8 @@ export interface AppDeps {
   readonly accessTokens: AccessTokens;
   /** The key of the RFC 9421 signatures of paid answers and webhooks. */
   readonly httpSignatureKey: HttpSignatureKey;
+  /** The transparency log's checkpoint key, named by the log's origin (`logOrigin`). */
+  readonly logKey: Ed25519NoteKey;
 }
 
 /** Build the app's dependencies from its parts: the one place they are assembled. */
@@ -229,6 +238,7 @@ export function buildDeps(parts: AppParts): AppDeps {
     jobs,
     accessTokens: tokens,
     httpSignatureKey: httpKey,
+    logKey: logKey(parts.logKeySeed ?? randomLogKeySeed(), config.publicBaseUrl),
   };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createSigner, generatePrivateKey, type Signer } from '@storefront/attest';
 import type { Logger } from 'pino';
 import { type HttpSignatureKey, httpSignatureKey } from './http/message-signature.js';
+import { logKeySeed } from './log/key.js';
 import { accessTokenSecret } from './metering/access-tokens.js';
 import { nativePersonalSign } from './signing.js';
 
@@ -60,6 +61,8 @@ export async function serviceSigner(
   readonly receiverAuthorizerKey: `0x${string}`;
   /** The Ed25519 key of RFC 9421 signatures of answers and webhooks (`httpSignatureKey`). */
   readonly httpSignatureKey: HttpSignatureKey;
+  /** The seed of the transparency log's checkpoint key (`logKeySeed`). */
+  readonly logKeySeed: Uint8Array;
 }> {
   const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
   const backend = await nativePersonalSign();
@@ -75,6 +78,7 @@ export async function serviceSigner(
     tokenSecret: accessTokenSecret(key.privateKey),
     receiverAuthorizerKey: receiverAuthorizerKey(key.privateKey),
     httpSignatureKey: httpSignatureKey(key.privateKey),
+    logKeySeed: logKeySeed(key.privateKey),
   };
 }
 

@@ -26,6 +26,14 @@ export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestat
     howTo: HOW_TO_VERIFY,
     verifyEndpoint: `${deps.config.publicBaseUrl}/x402/verify`,
     receiptRules: receiptRules(deps.registry),
+    log: {
+      origin: deps.logKey.signer.name,
+      vkey: deps.logKey.vkey,
+      checkpoint: `${deps.config.publicBaseUrl}/log/checkpoint`,
+      tiles: `${deps.config.publicBaseUrl}/log/tile/`,
+      proof: `${deps.config.publicBaseUrl}/log/proof?receipt={receiptHash}`,
+      consistency: `${deps.config.publicBaseUrl}/log/consistency?old={old}&new={new}`,
+    },
   };
 }
 
