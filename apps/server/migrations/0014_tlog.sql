@@ -19,9 +19,11 @@ CREATE TABLE tlog_entries (
 );
 CREATE INDEX tlog_entries_receipt_hash ON tlog_entries (receipt_hash);
 
--- Every complete node of the tree: `level` 0 holds the leaf hashes; a node at `level`
--- and `idx` covers leaves [idx·2^level, (idx+1)·2^level). Written once, never changed:
--- tiles and proofs are read from here.
+-- The complete nodes of the tree at the levels tiles hold (0, 8, 16, …): `level` 0 holds
+-- the leaf hashes; a node at `level` and `idx` covers leaves [idx·2^level, (idx+1)·2^level).
+-- Written once, never changed: tiles are read from here, and the nodes between two tile
+-- levels are hashed from the level below them (at most 128 hashes each), as a tile
+-- reader does.
 CREATE TABLE tlog_hashes (
   level smallint NOT NULL,
   idx bigint NOT NULL,
@@ -29,13 +31,15 @@ CREATE TABLE tlog_hashes (
   PRIMARY KEY (level, idx)
 );
 
--- The log's current size and signed checkpoint (one row).
+-- The log's current size, the hashes of its frontier (the perfect subtrees it is folded
+-- from, largest first, hex: where the next append starts) and its signed checkpoint.
 CREATE TABLE tlog_state (
   id integer PRIMARY KEY CHECK (id = 1),
   size bigint NOT NULL,
+  frontier text[] NOT NULL,
   checkpoint text
 );
-INSERT INTO tlog_state (id, size, checkpoint) VALUES (1, 0, NULL);
+INSERT INTO tlog_state (id, size, frontier, checkpoint) VALUES (1, 0, '{}', NULL);
 
 -- Every checkpoint signed, by size (a size is signed once per origin and key), so that a
 -- reader or a witness can ask for proofs between any two.

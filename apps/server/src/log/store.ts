@@ -5,9 +5,10 @@ import {
   formatCheckpoint,
   leafHash,
   type NodeId,
+  nodeHash,
   openCheckpoint,
   signNote,
-  subtreeNodes,
+  TILE_HEIGHT,
   TlogError,
 } from '@storefront/tlog';
 import type { Database, Queryable } from '../db/database.js';
@@ -49,8 +50,12 @@ function signedBy(checkpoint: string | null, key: Ed25519NoteKey): boolean {
  */
 export async function sequence(db: Database, key: Ed25519NoteKey): Promise<Sequenced> {
   return db.transaction(async (tx) => {
-    const { rows: state } = await tx.query<{ size: string | number; checkpoint: string | null }>(
-      'SELECT size, checkpoint FROM tlog_state WHERE id = 1 FOR UPDATE SKIP LOCKED',
+    const { rows: state } = await tx.query<{
+      size: string | number;
+      frontier: string[];
+      checkpoint: string | null;
+    }>(
+      'SELECT size, frontier, checkpoint FROM tlog_state WHERE id = 1 FOR UPDATE SKIP LOCKED',
       [],
       'tlog_state_lock',
     );
@@ -63,7 +68,7 @@ export async function sequence(db: Database, key: Ed25519NoteKey): Promise<Seque
       'tlog_pending_take',
     );
     if (pending.length === 0 && signedBy(current.checkpoint, key)) return { appended: 0, size };
-    const frontier = await readHashes(tx, subtreeNodes(0, size));
+    const frontier = current.frontier.map((hex) => new Uint8Array(Buffer.from(hex, 'hex')));
     const entries = pending.map((row) => row.entry);
     const appended = appendLeaves(
       size,
@@ -71,7 +76,8 @@ export async function sequence(db: Database, key: Ed25519NoteKey): Promise<Seque
       entries.map((entry) => leafHash(entry)),
     );
     if (pending.length > 0) {
-      const { nodes } = appended;
+      // Only the levels tiles hold: the others are hashed from them when read.
+      const nodes = appended.nodes.filter((n) => n.level % TILE_HEIGHT === 0);
       await tx.query(
         `INSERT INTO tlog_hashes (level, idx, hash)
          SELECT l, i, decode(h, 'hex') FROM unnest($1::smallint[], $2::bigint[], $3::text[]) AS t (l, i, h)`,
@@ -106,8 +112,8 @@ export async function sequence(db: Database, key: Ed25519NoteKey): Promise<Seque
     });
     const checkpoint = signNote(body, [key.signer]);
     await tx.query(
-      'UPDATE tlog_state SET size = $1, checkpoint = $2 WHERE id = 1',
-      [appended.size, checkpoint],
+      'UPDATE tlog_state SET size = $1, frontier = $2, checkpoint = $3 WHERE id = 1',
+      [appended.size, appended.frontier.map((h) => Buffer.from(h).toString('hex')), checkpoint],
       'tlog_state_set',
     );
     await tx.query(
@@ -142,28 +148,58 @@ export async function checkpointAt(db: Queryable, size: number): Promise<string 
   return rows[0]?.checkpoint ?? null;
 }
 
-/** The stored hashes of `nodes`, in order (a `HashReader`); throws `missing_hash` on a gap. */
+/**
+ * The hashes of `nodes`, in order (a `HashReader`): a node at a tile level is stored; one
+ * between two tile levels is hashed from the stored nodes it spans at the level below it.
+ * Throws `missing_hash` on a gap.
+ */
 export async function readHashes(db: Queryable, nodes: readonly NodeId[]): Promise<Uint8Array[]> {
   if (nodes.length === 0) return [];
-  const { rows } = await db.query<{ n: string | number; hash: string }>(
-    `SELECT t.n, encode(h.hash, 'hex') AS hash
-       FROM unnest($1::smallint[], $2::bigint[]) WITH ORDINALITY AS t (l, i, n)
-       JOIN tlog_hashes h ON h.level = t.l AND h.idx = t.i`,
-    [nodes.map((n) => n.level), nodes.map((n) => n.index)],
-    'tlog_hashes_read',
-  );
-  const hashes: Uint8Array[] = new Array(nodes.length);
-  for (const row of rows) hashes[Number(row.n) - 1] = new Uint8Array(Buffer.from(row.hash, 'hex'));
-  for (let i = 0; i < nodes.length; i++) {
-    if (hashes[i] === undefined) {
-      const { level, index } = nodes[i] as NodeId;
-      throw new TlogError(
-        'missing_hash',
-        `the log holds no hash at level ${level}, index ${index}`,
-      );
+  // Each node as the run of stored nodes it spans.
+  const runs = nodes.map(({ level, index }) => {
+    const base = level - (level % TILE_HEIGHT);
+    const span = 2 ** (level - base);
+    return { level: base, first: index * span, count: span };
+  });
+  const levels: number[] = [];
+  const indices: number[] = [];
+  for (const run of runs) {
+    for (let i = 0; i < run.count; i++) {
+      levels.push(run.level);
+      indices.push(run.first + i);
     }
   }
-  return hashes;
+  const { rows } = await db.query<{ l: number; i: string | number; hash: string }>(
+    `SELECT h.level AS l, h.idx AS i, encode(h.hash, 'hex') AS hash
+       FROM unnest($1::smallint[], $2::bigint[]) AS t (l, i)
+       JOIN tlog_hashes h ON h.level = t.l AND h.idx = t.i`,
+    [levels, indices],
+    'tlog_hashes_read',
+  );
+  const stored = new Map<string, Uint8Array>();
+  for (const row of rows) {
+    stored.set(`${row.l}/${row.i}`, new Uint8Array(Buffer.from(row.hash, 'hex')));
+  }
+  return runs.map((run, n) => {
+    let level: Uint8Array[] = [];
+    for (let i = 0; i < run.count; i++) {
+      const hash = stored.get(`${run.level}/${run.first + i}`);
+      if (hash === undefined) {
+        const { level: l, index } = nodes[n] as NodeId;
+        throw new TlogError('missing_hash', `the log holds no hash at level ${l}, index ${index}`);
+      }
+      level.push(hash);
+    }
+    // A perfect subtree: pair by pair, up to its root.
+    while (level.length > 1) {
+      const up: Uint8Array[] = [];
+      for (let i = 0; i < level.length; i += 2) {
+        up.push(nodeHash(level[i] as Uint8Array, level[i + 1] as Uint8Array));
+      }
+      level = up;
+    }
+    return level[0] as Uint8Array;
+  });
 }
 
 /** The `count` stored hashes of `level` from `first` on, concatenated (a tile's bytes). */
