@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { canonicalize } from '@storefront/core';
 import {
   appendLeaves,
   ed25519NoteKey,
@@ -63,6 +64,12 @@ describe('log entries', () => {
       'signedAt',
     ]);
     expect(entry).not.toContain(' ');
+    const { contentHash, keyId, nonce, signature, signedAt } = receipt;
+    expect(entry).toBe(canonicalize({ signedAt, signature, nonce, keyId, contentHash }));
+    expect(logEntry({ ...receipt, nonce: 'a"\\\n\u2028é' })).toBe(
+      canonicalize({ contentHash, keyId, nonce: 'a"\\\n\u2028é', signature, signedAt }),
+    );
+    expect(() => logEntry({ ...receipt, nonce: 1 } as never)).toThrow(TypeError);
     expect(receiptHash(receipt)).toMatch(/^[0-9a-f]{64}$/);
     expect(logEntry({ ...receipt, verify: undefined } as never)).toBe(entry);
   });

@@ -15,7 +15,17 @@ export function logEntryOf(body: unknown): string | null {
   }
 }
 
-/** SQL that adds `$n` (a text[] of entries, possibly empty) to the log's pending entries. */
+/**
+ * SQL that adds the entries in `$n` to the log's pending entries: one text parameter, the
+ * entries joined by newlines ({@link joinEntries}; an entry is one line of JSON), or null
+ * for none. One string, not a text[]: `pg` escapes each element of an array parameter
+ * character by character, and every entry is full of quotes.
+ */
 export function pendingInsert(param: number): string {
-  return `INSERT INTO tlog_pending (entry) SELECT e FROM unnest($${param}::text[]) AS e`;
+  return `INSERT INTO tlog_pending (entry) SELECT e FROM unnest(string_to_array($${param}::text, E'\\n')) AS e`;
+}
+
+/** Entries as {@link pendingInsert}'s parameter: joined by newlines, or null for none. */
+export function joinEntries(entries: readonly string[]): string | null {
+  return entries.length === 0 ? null : entries.join('\n');
 }

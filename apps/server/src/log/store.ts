@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   appendLeaves,
   type Ed25519NoteKey,
@@ -88,14 +87,12 @@ export async function sequence(db: Database, key: Ed25519NoteKey): Promise<Seque
         ],
         'tlog_hashes_add',
       );
+      // The entries as one string (see `pendingInsert`); their receipt hashes made by SQL.
       await tx.query(
         `INSERT INTO tlog_entries (idx, entry, receipt_hash)
-         SELECT i, e, decode(h, 'hex') FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t (i, e, h)`,
-        [
-          entries.map((_, i) => size + i),
-          entries,
-          entries.map((entry) => createHash('sha256').update(entry).digest('hex')),
-        ],
+         SELECT $1::bigint + t.n - 1, t.e, sha256(convert_to(t.e, 'UTF8'))
+           FROM unnest(string_to_array($2::text, E'\\n')) WITH ORDINALITY AS t (e, n)`,
+        [size, entries.join('\n')],
         'tlog_entries_add',
       );
       await tx.query(

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/database.js';
-import { pendingInsert } from '../log/entry.js';
+import { joinEntries, pendingInsert } from '../log/entry.js';
 import type { MintedKey } from './keys.js';
 import {
   type PaySource,
@@ -303,7 +303,7 @@ export async function meter(
       options.plans === null ? '{}' : limitsJson(options.plans),
       PLANLESS_TIER,
       options.instanceId,
-      batch.logEntries ?? [],
+      joinEntries(batch.logEntries ?? []),
     ],
     'storefront_meter',
   );
