@@ -1,5 +1,6 @@
 import type { Signer } from '@storefront/attest';
 import type { Fetcher } from '@storefront/safe-fetch';
+import type { Ed25519NoteKey } from '@storefront/tlog';
 import type { Logger } from 'pino';
 import {
   developmentProcessor,
@@ -22,6 +23,7 @@ import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
 import { scheduleRedemption } from './jobs/redeem.js';
 import type { WebhookServices } from './jobs/webhooks.js';
+import { logKey, randomLogKeySeed } from './log/key.js';
 import { type AccessTokens, accessTokens } from './metering/access-tokens.js';
 import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
@@ -109,6 +111,11 @@ export interface AppParts {
    * random, this app only.
    */
   readonly offerReceiptKeys?: OfferReceiptKeys;
+  /**
+   * The seed of the transparency log's checkpoint key (`logKeySeed` of the signer key);
+   * default: random, this app only.
+   */
+  readonly logKeySeed?: Uint8Array;
 }
 
 /** What the job routes and the job workers share. */
@@ -155,6 +162,8 @@ export interface AppDeps {
   readonly httpSignatureKey: HttpSignatureKey;
   /** The keys of the x402 `offer-receipt` extension's offers and receipts. */
   readonly offerReceiptKeys: OfferReceiptKeys;
+  /** The transparency log's checkpoint key, named by the log's origin (`logOrigin`). */
+  readonly logKey: Ed25519NoteKey;
 }
 
 /** Build the app's dependencies from its parts: the one place they are assembled. */
@@ -244,6 +253,7 @@ export function buildDeps(parts: AppParts): AppDeps {
     accessTokens: tokens,
     httpSignatureKey: httpKey,
     offerReceiptKeys: offerKeys,
+    logKey: logKey(parts.logKeySeed ?? randomLogKeySeed(), config.publicBaseUrl),
   };
 }
 

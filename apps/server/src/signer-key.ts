@@ -5,6 +5,7 @@ import { createSigner, generatePrivateKey, type Signer } from '@storefront/attes
 import type { Logger } from 'pino';
 import { type OfferReceiptKeys, offerReceiptKeys } from './doors/x402/offer-receipt.js';
 import { type HttpSignatureKey, httpSignatureKey } from './http/message-signature.js';
+import { logKeySeed } from './log/key.js';
 import { accessTokenSecret } from './metering/access-tokens.js';
 import { nativePersonalSign } from './signing.js';
 
@@ -63,6 +64,8 @@ export async function serviceSigner(
   readonly httpSignatureKey: HttpSignatureKey;
   /** The keys of x402 offers and receipts (`offerReceiptKeys`). */
   readonly offerReceiptKeys: OfferReceiptKeys;
+  /** The seed of the transparency log's checkpoint key (`logKeySeed`). */
+  readonly logKeySeed: Uint8Array;
 }> {
   const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
   const backend = await nativePersonalSign();
@@ -83,6 +86,7 @@ export async function serviceSigner(
     receiverAuthorizerKey: receiverAuthorizerKey(key.privateKey),
     httpSignatureKey: httpKey,
     offerReceiptKeys: offerReceiptKeys(key.privateKey),
+    logKeySeed: logKeySeed(key.privateKey),
   };
 }
 

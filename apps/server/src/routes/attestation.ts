@@ -64,6 +64,14 @@ export async function serviceAttestation(
       resultCarriage: 'body',
       header: PROVENANCE_HEADER,
     },
+    log: {
+      origin: deps.logKey.signer.name,
+      vkey: deps.logKey.vkey,
+      checkpoint: `${deps.config.publicBaseUrl}/log/checkpoint`,
+      tiles: `${deps.config.publicBaseUrl}/log/tile/`,
+      proof: `${deps.config.publicBaseUrl}/log/proof?receipt={receiptHash}`,
+      consistency: `${deps.config.publicBaseUrl}/log/consistency?old={old}&new={new}`,
+    },
   };
 }
 

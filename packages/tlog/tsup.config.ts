@@ -1,0 +1,3 @@
+import { storefrontBuild } from '../../tsup.shared';
+
+export default storefrontBuild();

@@ -1,0 +1,3 @@
+import { storefrontProject } from '../../vitest.shared';
+
+export default storefrontProject('@storefront/tlog');
