@@ -336,6 +336,98 @@
     });
   }
 
+  /**
+   * Whether a receipt is in the log (docs/decisions.md, "A transparency log of every
+   * receipt"): the checkpoint in `proofText` (a `/log/proof` answer) is a signed note of
+   * the pinned document's `log.vkey` (Ed25519, WebCrypto), and the inclusion proof leads
+   * from the receipt's entry to its root (the bundle's RFC 9162 check).
+   */
+  async function checkLog(receipt, proofText, pinned) {
+    const V = globalThis.StorefrontVerify;
+    const fail = (message) => ({ ok: false, message: `Not in the log: ${message}` });
+    let found;
+    try {
+      found = JSON.parse(proofText);
+    } catch (error) {
+      return fail(`the proof is not JSON (${error.message}).`);
+    }
+    const vkey = pinned?.log?.vkey;
+    if (typeof vkey !== 'string') return fail('the service publishes no log key.');
+    if (typeof receipt !== 'object' || receipt === null) return fail('the result has no receipt.');
+    const first = vkey.indexOf('+');
+    const second = vkey.indexOf('+', first + 1);
+    const name = vkey.slice(0, first);
+    const id = vkey.slice(first + 1, second);
+    const key = V.fromBase64(vkey.slice(second + 1));
+    if (first < 0 || second < 0 || key === null || key.length !== 33 || key[0] !== 1) {
+      return fail('the published log key is not an Ed25519 verifier key.');
+    }
+    const note = String(found.checkpoint ?? '');
+    const split = note.lastIndexOf('\n\n');
+    const text = note.slice(0, split + 1);
+    const line = note
+      .slice(split + 2)
+      .split('\n')
+      .find((l) => l.startsWith(`\u2014 ${name} `));
+    const signature = line === undefined ? null : V.fromBase64(line.slice(name.length + 3));
+    const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    if (
+      split < 0 ||
+      signature === null ||
+      signature.length !== 68 ||
+      hex(signature.slice(0, 4)) !== id
+    ) {
+      return fail('the checkpoint carries no signature of the log key.');
+    }
+    let signed = false;
+    try {
+      const publicKey = await crypto.subtle.importKey(
+        'raw',
+        key.slice(1),
+        { name: 'Ed25519' },
+        false,
+        ['verify'],
+      );
+      signed = await crypto.subtle.verify(
+        { name: 'Ed25519' },
+        publicKey,
+        signature.slice(4),
+        new TextEncoder().encode(text),
+      );
+    } catch (error) {
+      return fail(`this browser cannot check Ed25519 signatures (${error.message}).`);
+    }
+    if (!signed) return fail('the checkpoint’s signature does not verify.');
+    let checkpoint;
+    try {
+      checkpoint = V.parseCheckpoint(text);
+    } catch (error) {
+      return fail(error.message);
+    }
+    if (checkpoint.origin !== name) return fail('the checkpoint is of another log.');
+    const proof = Array.isArray(found.proof) ? found.proof.map((h) => V.fromBase64(String(h))) : [];
+    if (!Array.isArray(found.proof) || proof.some((h) => h === null || h.length !== 32)) {
+      return fail('the proof is not a list of base64 hashes.');
+    }
+    let entry;
+    try {
+      entry = V.logEntry(receipt);
+    } catch (error) {
+      return fail(error.message);
+    }
+    const index = Number(found.index);
+    const ok =
+      Number.isSafeInteger(index) &&
+      index >= 0 &&
+      V.verifyInclusion(V.leafHash(entry), index, checkpoint.size, proof, checkpoint.root);
+    return ok
+      ? {
+          ok: true,
+          message: `In the log: entry ${index} of ${checkpoint.origin}, whose checkpoint of ${checkpoint.size} entries is signed by its key.`,
+        }
+      : fail(`the proof does not lead from entry ${found.index} to the signed checkpoint.`);
+  }
+
   // `/verify`: check a result in this browser against the pinned key.
   const verifyForm = $('#verify-form');
   if (verifyForm) {
@@ -387,9 +479,12 @@
         show(out, problem(`Refused: ${error.message}`));
         return;
       }
+      const logText = $('#log-proof')?.value.trim() ?? '';
+      const logged = logText === '' ? null : await checkLog(result.attestation, logText, pinned);
       const checks = Object.entries(verdict.checks).flatMap(([name, value]) =>
         row(name, value === null ? 'n/a' : value ? 'pass' : 'FAIL'),
       );
+      if (logged !== null) checks.push(...row('log', logged.ok ? 'pass' : 'FAIL'));
       show(
         out,
         el(
@@ -412,6 +507,9 @@
             : null,
         ),
         el('dl', { class: 'checks' }, ...checks),
+        logged === null
+          ? null
+          : el('p', { id: 'log-verdict', class: logged.ok ? 'muted' : 'bad' }, logged.message),
         el('p', { class: 'muted' }, `Covered: ${verdict.covered.join(', ')}.`),
         verdict.uncovered.length > 0
           ? el('p', { class: 'muted' }, `Not covered: ${verdict.uncovered.join(', ')}.`)

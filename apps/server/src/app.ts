@@ -14,6 +14,7 @@ import { developerRoutes } from './routes/developers.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
+import { logRoutes } from './routes/log.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { mcpDiscoveryRoutes } from './routes/mcp-discovery.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -60,6 +61,7 @@ export function expressApp(deps: AppDeps, first: Prelude): Express {
   app.use(buyRoutes(deps));
   app.use(healthRoutes(deps));
   app.use(attestationRoutes(deps));
+  app.use(logRoutes(deps));
   app.use(signalRoutes(deps));
   app.use(discoveryRoutes(deps));
   // OAuth metadata and the client-credentials grant, before the JSON 404s of other

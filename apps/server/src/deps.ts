@@ -1,5 +1,6 @@
 import type { Signer } from '@storefront/attest';
 import type { Fetcher } from '@storefront/safe-fetch';
+import type { Ed25519NoteKey } from '@storefront/tlog';
 import type { Logger } from 'pino';
 import {
   developmentProcessor,
@@ -11,12 +12,18 @@ import type { Database } from './db/database.js';
 import { createDoors, type Doors, termsOf } from './doors/index.js';
 import { pricesOf } from './doors/x402/batch.js';
 import { ledgerFor } from './doors/x402/chain.js';
+import {
+  type OfferReceiptKeys,
+  randomOfferReceiptKeys,
+  x402Extensions,
+} from './doors/x402/offer-receipt.js';
 import { type HttpSignatureKey, randomHttpSignatureKey } from './http/message-signature.js';
 import { HostLimiter, HostRulesCache, type JobServices } from './jobs/crawl.js';
 import { JobPayments } from './jobs/payments.js';
 import { JobQueue, queueSchemaOf } from './jobs/queue.js';
 import { scheduleRedemption } from './jobs/redeem.js';
 import type { WebhookServices } from './jobs/webhooks.js';
+import { logKey, randomLogKeySeed } from './log/key.js';
 import { type AccessTokens, accessTokens } from './metering/access-tokens.js';
 import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
@@ -99,6 +106,16 @@ export interface AppParts {
    * signer key); default: random, this app only.
    */
   readonly httpSignatureKey?: HttpSignatureKey;
+  /**
+   * The keys of x402 offers and receipts (`offerReceiptKeys` of the signer key); default:
+   * random, this app only.
+   */
+  readonly offerReceiptKeys?: OfferReceiptKeys;
+  /**
+   * The seed of the transparency log's checkpoint key (`logKeySeed` of the signer key);
+   * default: random, this app only.
+   */
+  readonly logKeySeed?: Uint8Array;
 }
 
 /** What the job routes and the job workers share. */
@@ -143,6 +160,10 @@ export interface AppDeps {
   readonly accessTokens: AccessTokens;
   /** The key of the RFC 9421 signatures of paid answers and webhooks. */
   readonly httpSignatureKey: HttpSignatureKey;
+  /** The keys of the x402 `offer-receipt` extension's offers and receipts. */
+  readonly offerReceiptKeys: OfferReceiptKeys;
+  /** The transparency log's checkpoint key, named by the log's origin (`logOrigin`). */
+  readonly logKey: Ed25519NoteKey;
 }
 
 /** Build the app's dependencies from its parts: the one place they are assembled. */
@@ -159,6 +180,7 @@ export function buildDeps(parts: AppParts): AppDeps {
   const registry = parts.registry ?? REGISTRY;
   const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
   const httpKey = parts.httpSignatureKey ?? randomHttpSignatureKey();
+  const offerKeys = parts.offerReceiptKeys ?? randomOfferReceiptKeys();
   const doors = createDoors({
     config,
     db: parts.db,
@@ -225,10 +247,13 @@ export function buildDeps(parts: AppParts): AppDeps {
       publicBaseUrl: config.publicBaseUrl,
       probes,
       draining,
+      extensions: x402Extensions(offerKeys, config.publicBaseUrl, parts.clock),
     },
     jobs,
     accessTokens: tokens,
     httpSignatureKey: httpKey,
+    offerReceiptKeys: offerKeys,
+    logKey: logKey(parts.logKeySeed ?? randomLogKeySeed(), config.publicBaseUrl),
   };
 }
 

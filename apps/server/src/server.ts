@@ -21,6 +21,8 @@ import { settleWaitingJobs } from './jobs/payments.js';
 import { queueConnection, startJobWorkers } from './jobs/process.js';
 import { queueSchemaFor } from './jobs/queue.js';
 import { type JobRunner, migrateQueue } from './jobs/runner.js';
+import { startSequencer } from './log/sequencer.js';
+import { sequence } from './log/store.js';
 import { endLease, renewLease, sweepAbandoned } from './metering/store.js';
 import type { TierPlans } from './metering/tiers.js';
 import { createProbes } from './probes/index.js';
@@ -135,8 +137,15 @@ export async function startServer(
         : queueConnection(served.url, queueSchema, true);
     await migrateQueue(connection, logger);
 
-    const { signer, source, tokenSecret, receiverAuthorizerKey, httpSignatureKey } =
-      await serviceSigner(config, logger);
+    const {
+      signer,
+      source,
+      tokenSecret,
+      receiverAuthorizerKey,
+      httpSignatureKey,
+      offerReceiptKeys,
+      logKeySeed,
+    } = await serviceSigner(config, logger);
     await registerSigner(db, signer.address, signer.keyId, httpSignatureKey.jwk);
     if (source === 'dev-created') {
       logger.warn(
@@ -214,6 +223,8 @@ export async function startServer(
       accessTokenSecret: tokenSecret,
       receiverAuthorizerKey,
       httpSignatureKey,
+      offerReceiptKeys,
+      logKeySeed,
       ...(options.webhookRetryMs === undefined ? {} : { webhookRetryMs: options.webhookRetryMs }),
     });
     const { meter, processor } = deps;
@@ -236,6 +247,10 @@ export async function startServer(
         })
       : null;
     const heartbeat = startHeartbeat(db, instanceId, queueSchema, logger);
+    // The transparency log: a checkpoint from the start, then pending receipts sequenced
+    // every half second (by one instance at a time).
+    await sequence(db, deps.logKey);
+    const sequencer = startSequencer(db, deps.logKey, logger);
 
     // Requests being answered, so a drain knows when the last one has ended.
     let active = 0;
@@ -319,6 +334,7 @@ export async function startServer(
       // holds is given back (nothing, unless the drain was cut short) with its lease.
       await meter.drain();
       await heartbeat.stop();
+      await sequencer.stop();
       const released = await endLease(db, instanceId);
       if (released > 0) logger.warn({ released, forced }, 'released reservations at shutdown');
       logger.info('drained');

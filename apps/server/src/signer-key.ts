@@ -3,7 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { createSigner, generatePrivateKey, type Signer } from '@storefront/attest';
 import type { Logger } from 'pino';
+import { type OfferReceiptKeys, offerReceiptKeys } from './doors/x402/offer-receipt.js';
 import { type HttpSignatureKey, httpSignatureKey } from './http/message-signature.js';
+import { logKeySeed } from './log/key.js';
 import { accessTokenSecret } from './metering/access-tokens.js';
 import { nativePersonalSign } from './signing.js';
 
@@ -60,6 +62,10 @@ export async function serviceSigner(
   readonly receiverAuthorizerKey: `0x${string}`;
   /** The Ed25519 key of RFC 9421 signatures of answers and webhooks (`httpSignatureKey`). */
   readonly httpSignatureKey: HttpSignatureKey;
+  /** The keys of x402 offers and receipts (`offerReceiptKeys`). */
+  readonly offerReceiptKeys: OfferReceiptKeys;
+  /** The seed of the transparency log's checkpoint key (`logKeySeed`). */
+  readonly logKeySeed: Uint8Array;
 }> {
   const key = loadSignerKey(config.signerPrivateKey, config.dataDir);
   const backend = await nativePersonalSign();
@@ -79,6 +85,8 @@ export async function serviceSigner(
     tokenSecret: accessTokenSecret(key.privateKey),
     receiverAuthorizerKey: receiverAuthorizerKey(key.privateKey),
     httpSignatureKey: httpKey,
+    offerReceiptKeys: offerReceiptKeys(key.privateKey),
+    logKeySeed: logKeySeed(key.privateKey),
   };
 }
 

@@ -274,6 +274,7 @@ describe('CORS on the public routes', () => {
       'Content-Digest',
       'Signature-Input',
       'Signature',
+      'Response-Provenance',
     ]) {
       expect(exposed).toContain(name);
     }

@@ -332,7 +332,7 @@ describe('signed answers of /buy/*', () => {
     await expectSigned(answer, path);
   });
 
-  it('an x402 paid answer covers PAYMENT-RESPONSE', async () => {
+  it('an x402 paid answer covers PAYMENT-RESPONSE and Response-Provenance', async () => {
     const pay = wrapFetchWithPayment(fetch, officialV2Payer(DEV_PAYER.privateKey)) as typeof fetch;
     const path = '/buy/notarize?content=paid%20and%20signed';
     const res = await pay(`${base}${path}`);
@@ -343,14 +343,20 @@ describe('signed answers of /buy/*', () => {
     });
     const payment = headers['payment-response'] as string;
     expect(decodePaymentResponseHeader(payment).success).toBe(true);
-    expect(headers['signature-input']).toContain('"payment-response");created=');
+    expect(headers['signature-input']).toContain(
+      '"payment-response" "response-provenance");created=',
+    );
     const answer = { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
-    const fields = [...ANSWER_FIELDS, 'payment-response'];
+    const fields = [...ANSWER_FIELDS, 'payment-response', 'response-provenance'];
     await expectSigned(answer, path, fields);
     // An edited payment response fails the signature.
     const edited = { ...answer, headers: { ...headers, 'payment-response': `${payment}x` } };
     const request = { method: 'GET', url: `${base}${path}`, headers: {} };
     expect((await verifyAnswer(edited, request, fields)).signature).toBe(false);
+    // So does an edited provenance claim.
+    const claim = headers['response-provenance'] as string;
+    const rewritten = { ...answer, headers: { ...headers, 'response-provenance': `${claim}x` } };
+    expect((await verifyAnswer(rewritten, request, fields)).signature).toBe(false);
   }, 60_000);
 });
 

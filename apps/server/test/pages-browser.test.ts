@@ -16,8 +16,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Attestation, receiptHash } from '@storefront/attest';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sequence } from '../src/log/store.js';
 import { PAGE_BUDGET_BYTES, PAGES } from '../src/pages/layout.js';
 import { testApp } from './helpers.js';
 
@@ -239,6 +241,48 @@ describe.skipIf(!HAVE_CHROMIUM)('a newcomer in the browser', { timeout: 120_000 
     expect(
       own.filter((line) => !/ \S+\/(verify|assets\/[a-z]+\.(css|js)(\?v=[0-9a-f]+)?)$/.test(line)),
     ).toStrictEqual([`GET ${base}/.well-known/service-attestation`]);
+    expect(problems).toStrictEqual([]);
+    await page.close();
+  });
+
+  it('checks a receipt’s log inclusion proof on /verify, with the log key, and refuses an edited proof', async () => {
+    const minted = (await (await fetch(`${base}/api/dev/keys`, { method: 'POST' })).json()) as {
+      key: string;
+    };
+    const results: { attestation: Attestation }[] = [];
+    for (const content of ['in the log', 'and another', 'and a third']) {
+      const paid = await fetch(`${base}/buy/notarize?content=${encodeURIComponent(content)}`, {
+        headers: { authorization: `Bearer ${minted.key}` },
+      });
+      results.push((await paid.json()) as { attestation: Attestation });
+    }
+    const result = results[0] as { attestation: Attestation };
+    await sequence(t.deps.db, t.deps.logKey);
+    const proof = (await (
+      await fetch(`${base}/log/proof?receipt=${receiptHash(result.attestation)}`)
+    ).json()) as { index: number; proof: string[] };
+    expect(proof.proof.length).toBeGreaterThan(0);
+
+    const { page, problems } = await tab();
+    await page.goto(`${base}/verify`);
+    await page.locator('#result-json').fill(JSON.stringify(result));
+    await page.locator('#log-proof').fill(JSON.stringify(proof));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const logged = page.locator('#log-verdict');
+    await expect
+      .poll(() => logged.textContent(), POLL)
+      .toContain(`In the log: entry ${proof.index} of`);
+    await screenshot(page, 'verify-logged');
+
+    // One character of the audit path changed: the proof no longer leads to the root.
+    const [first = '', ...rest] = proof.proof;
+    const edited = {
+      ...proof,
+      proof: [`${first[0] === 'A' ? 'B' : 'A'}${first.slice(1)}`, ...rest],
+    };
+    await page.locator('#log-proof').fill(JSON.stringify(edited));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect.poll(() => logged.textContent(), POLL).toContain('Not in the log');
     expect(problems).toStrictEqual([]);
     await page.close();
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAddress } from 'ethers';
 import { ENVELOPE_FIELDS } from './fields.js';
+import { checkLogInclusion, type LoggedReceipt, type LogInclusion, type LogProof } from './log.js';
 import { type ManifestVerification, verifyManifest } from './manifest.js';
 import { ROUTE_NAME } from './message.js';
 import { RECEIPT_ROUTES } from './rules.js';
@@ -11,6 +12,7 @@ import { type PinnedKeys, type Verification, verifyReceipt } from './verifier.js
 export const EXIT = { valid: 0, invalid: 1, badInput: 2 } as const;
 
 const USAGE = `Usage: storefront-verify [RESULT.json | -] --pin <ADDRESS | FILE | URL> [--route NAME]
+                         [--log-proof PROOF.json [--log-key VKEY]]
        storefront-verify JOB.json --pages PAGES.json --pin <ADDRESS | FILE | URL>
 
 Verify a Storefront receipt offline. RESULT is a whole result (or {text, attestation})
@@ -27,6 +29,11 @@ With --pages, RESULT is a crawl job's manifest (or the job answer that holds it)
 PAGES.json its pages (an array, or one or more /jobs/{id}/pages answers in a JSON
 array): every page's receipt is checked, and the Merkle root of the pages' content
 hashes is compared with the one the manifest signs.
+
+With --log-proof, PROOF.json is the answer of the service's /log/proof?receipt=<hash>
+for this receipt: the checkpoint it holds must be signed by the log key (--log-key, a
+signed-note verifier key; by default the log.vkey of the --pin document) and the
+inclusion proof must lead from the receipt's log entry to the checkpoint's root.
 
 Exit status: 0 valid, 1 not valid, 2 bad input.`;
 
@@ -89,7 +96,40 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.badInput;
   }
   for (const line of report(verification)) io.stdout(line);
-  return verification.valid ? EXIT.valid : EXIT.invalid;
+  if (args.logProof === undefined) return verification.valid ? EXIT.valid : EXIT.invalid;
+
+  let inclusion: LogInclusion;
+  try {
+    const found = parseJson(readFileSync(args.logProof, 'utf8'), args.logProof) as LogProof;
+    const vkey = args.logKey ?? logKeyOf(pinned);
+    const receipt = isRecord(result) && isRecord(result.attestation) ? result.attestation : null;
+    if (receipt === null)
+      throw new Error('the result holds no `attestation` to look up in the log');
+    inclusion = checkLogInclusion(receipt as unknown as LoggedReceipt, found, vkey);
+  } catch (error) {
+    io.stderr(`storefront-verify: ${(error as Error).message}`);
+    return EXIT.badInput;
+  }
+  io.stdout(logLine(inclusion));
+  const valid = verification.valid && inclusion.valid;
+  io.stdout(valid ? 'valid, and in the log' : 'NOT VALID');
+  return valid ? EXIT.valid : EXIT.invalid;
+}
+
+/** The log key of a pinned service-attestation document (`log.vkey`). */
+function logKeyOf(pinned: PinnedKeys): string {
+  const log = typeof pinned === 'object' ? (pinned as { log?: { vkey?: unknown } }).log : undefined;
+  if (typeof log?.vkey !== 'string') {
+    throw new Error('--log-proof needs the log key: --log-key, or a --pin document with log.vkey');
+  }
+  return log.vkey;
+}
+
+/** The line printed for a log inclusion check. */
+function logLine(inclusion: LogInclusion): string {
+  return inclusion.valid
+    ? `log          pass  entry ${inclusion.index} of ${inclusion.origin} at size ${inclusion.size}: the inclusion proof leads to the signed checkpoint`
+    : `log          FAIL  ${inclusion.problem}`;
 }
 
 /** The lines printed for a verification: one per check, what it covers, then the verdict. */
@@ -204,6 +244,8 @@ interface Args {
   readonly pin: string;
   readonly route: string | undefined;
   readonly pages: string | undefined;
+  readonly logProof: string | undefined;
+  readonly logKey: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -211,9 +253,21 @@ function parseArgs(argv: readonly string[]): Args {
   let pin: string | undefined;
   let route: string | undefined;
   let pages: string | undefined;
+  let logProof: string | undefined;
+  let logKey: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === '--pages') {
+    if (arg === '--log-proof' || arg === '--log-key') {
+      const value = argv[++i];
+      if (value === undefined)
+        throw new Error(`storefront-verify: ${arg} needs a value\n\n${USAGE}`);
+      if (arg === '--log-proof') logProof = value;
+      else logKey = value;
+    } else if (arg.startsWith('--log-proof=')) {
+      logProof = arg.slice('--log-proof='.length);
+    } else if (arg.startsWith('--log-key=')) {
+      logKey = arg.slice('--log-key='.length);
+    } else if (arg === '--pages') {
       pages = argv[++i];
       if (pages === undefined)
         throw new Error(`storefront-verify: --pages needs a file\n\n${USAGE}`);
@@ -248,7 +302,7 @@ function parseArgs(argv: readonly string[]): Args {
       `storefront-verify: --route \`${route}\` is not a route name (lower-case letters, digits and -, as in extract or /buy/extract)\n\n${USAGE}`,
     );
   }
-  return { input: input ?? '-', pin, route: name, pages };
+  return { input: input ?? '-', pin, route: name, pages, logProof, logKey };
 }
 
 async function loadPin(pin: string, io: CliIo): Promise<PinnedKeys> {

@@ -1,6 +1,15 @@
 export type { ReceiptRule } from '@storefront/core';
 export { type CliIo, EXIT, report, runCli } from './cli.js';
 export { checkFields, ENVELOPE_FIELDS, type FieldCheck, uncoveredFields } from './fields.js';
+export {
+  checkLogInclusion,
+  LOG_ENTRY_FIELDS,
+  type LoggedReceipt,
+  type LogInclusion,
+  type LogProof,
+  logEntry,
+  receiptHash,
+} from './log.js';
 export { MANIFEST_ROUTE, type ManifestVerification, verifyManifest } from './manifest.js';
 export {
   ATTEST_ALG,

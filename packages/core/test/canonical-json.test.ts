@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { COPY_DEPTH, canonicalizeIteratively } from '../src/canonical-json.js';
 import { canonicalize, StorefrontError } from '../src/index.js';
 
 const jcs = join(import.meta.dirname, 'fixtures/jcs');
@@ -85,5 +87,60 @@ describe('canonicalize: behaviour', () => {
     const a: Record<string, unknown> = {};
     a.self = [a];
     expect(() => canonicalize(a)).toThrow(/cycle/);
+  });
+});
+
+describe('canonicalize: the copy and the iterative walk agree', () => {
+  /** Keys that `JSON.stringify` orders its own way, or a copy cannot hold, beside plain ones. */
+  const keys = fc.oneof(
+    fc.string(),
+    fc.constantFrom(
+      '0',
+      '1',
+      '9',
+      '10',
+      '4294967294',
+      '4294967295',
+      '__proto__',
+      '$ref',
+      '-1',
+      '01',
+    ),
+  );
+  const values = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.constant(null),
+      fc.boolean(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer(),
+      fc.string({ unit: 'grapheme' }),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(keys, tie('value'), { maxKeys: 5 }),
+    ),
+  })).value;
+
+  test.prop([values], { numRuns: 500 })('on any JSON value', (value) => {
+    expect(canonicalize(value)).toBe(canonicalizeIteratively(value));
+  });
+
+  it('on array-index keys, which JSON.stringify writes first', () => {
+    const value = { $ref: 1, '10': 2, '9': 3, b: 4 };
+    expect(canonicalize(value)).toBe('{"$ref":1,"10":2,"9":3,"b":4}');
+    expect(canonicalize(value)).toBe(canonicalizeIteratively(value));
+  });
+
+  it('on a `__proto__` member', () => {
+    const value = JSON.parse('{"b":1,"__proto__":{"x":2}}') as unknown;
+    expect(canonicalize(value)).toBe('{"__proto__":{"x":2},"b":1}');
+  });
+
+  it('past the copy depth, and on a cycle', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < COPY_DEPTH + 5; i++) deep = { k: [deep] };
+    expect(canonicalize(deep)).toBe(canonicalizeIteratively(deep));
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = { back: cycle };
+    expect(() => canonicalize(cycle)).toThrow(/cycle/);
   });
 });

@@ -84,3 +84,17 @@ describe('entry bundles', () => {
     expect(decodeEntryBundle(Uint8Array.of(0))).toBeNull();
   });
 });
+
+describe('base64', () => {
+  it('matches Node’s, and refuses non-canonical or unpadded text', async () => {
+    const { fromBase64, toBase64 } = await import('../src/index.js');
+    for (let n = 0; n < 70; n++) {
+      const bytes = new Uint8Array(Array.from({ length: n }, (_, i) => (i * 37 + n) & 255));
+      const text = Buffer.from(bytes).toString('base64');
+      expect(toBase64(bytes)).toBe(text);
+      expect(fromBase64(text)).toStrictEqual(bytes);
+    }
+    for (const bad of ['A', 'AB', 'AB=', 'AB==A', 'AR==', 'A===', 'ab c'])
+      expect(fromBase64(bad), bad).toBeNull();
+  });
+});

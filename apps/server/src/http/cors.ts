@@ -26,6 +26,7 @@ export const CORS_EXPOSED_HEADERS = [
   'Content-Digest',
   'Signature-Input',
   'Signature',
+  'Response-Provenance',
 ] as const;
 
 /**

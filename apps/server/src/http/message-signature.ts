@@ -41,7 +41,8 @@ export function randomHttpSignatureKey(): HttpSignatureKey {
   return ed25519Key(randomBytes(32));
 }
 
-function ed25519Key(seed: Buffer): HttpSignatureKey {
+/** The Ed25519 key of a 32-byte seed, with its public JWK and RFC 7638 thumbprint. */
+export function ed25519Key(seed: Buffer): HttpSignatureKey {
   const { x } = createPublicKey(ed25519PrivateKey(seed)).export({ format: 'jwk' });
   const jwk: Ed25519PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: x as string };
   const { sign, backend } = ed25519Signer(seed);
@@ -128,13 +129,16 @@ export interface SignedAnswer {
   readonly digest: string;
   /** The payment response header (name in lower case, value) when the answer has one. */
   readonly payment?: readonly [name: string, value: string] | undefined;
+  /** The `Response-Provenance` header's value when the answer has one. */
+  readonly provenance?: string | undefined;
   /** Unix seconds; default now. */
   readonly created?: number;
 }
 
 /**
  * The signature of an answer: `@status`, `content-digest`, the request's `@method`,
- * `@path` and `@query` (`;req`), and the payment response header where present.
+ * `@path` and `@query` (`;req`), the payment response header and the
+ * `Response-Provenance` header where present.
  */
 export function signAnswer(key: HttpSignatureKey, answer: SignedAnswer): SignatureHeaders {
   const { path, query } = pathAndQuery(answer.target);
@@ -147,6 +151,9 @@ export function signAnswer(key: HttpSignatureKey, answer: SignedAnswer): Signatu
   ];
   if (answer.payment !== undefined) {
     components.push([`"${answer.payment[0]}"`, answer.payment[1].trim()]);
+  }
+  if (answer.provenance !== undefined) {
+    components.push(['"response-provenance"', answer.provenance.trim()]);
   }
   return signed(components, key, answer.created ?? Math.floor(Date.now() / 1000));
 }

@@ -81,6 +81,7 @@ export async function endSigned(
     target,
     digest,
     payment: paymentResponseOf((name) => res.getHeader(name)),
+    provenance: provenanceHeaderOf(res),
   });
   res.setHeader('Content-Digest', digest);
   res.setHeader('Signature-Input', signature['signature-input']);
@@ -88,6 +89,12 @@ export async function endSigned(
   res.setHeader('Content-Length', typeof body === 'string' ? length : body.length);
   if (typeof body === 'string') res.end(body, 'utf8');
   else res.end(body);
+}
+
+/** The answer's `Response-Provenance` header, when it has one. */
+function provenanceHeaderOf(res: ServerResponse): string | undefined {
+  const value = res.getHeader('response-provenance');
+  return value === undefined ? undefined : String(value);
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

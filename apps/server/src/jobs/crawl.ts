@@ -6,6 +6,7 @@ import { isAllowed, type ParsedRobots, parseRobots } from '@storefront/robots';
 import { DEFAULT_USER_AGENT, type Fetcher, type SafeFetchResult } from '@storefront/safe-fetch';
 import type { Logger } from 'pino';
 import type { Database, Queryable } from '../db/database.js';
+import { logEntryOf } from '../log/entry.js';
 import type { WorkOutcome } from '../pipeline/outcome.js';
 import { perform } from '../pipeline/work.js';
 import type { AnyRoute } from '../registry/types.js';
@@ -333,11 +334,14 @@ async function commitPage(
             ...(page.ok ? { contentHash: page.contentHash } : { error: page.error }),
           }
         : null;
-      // The page and its event in one statement: the job's row is locked meanwhile.
+      // The page, its receipt's log entry and its event in one statement: the job's row is
+      // locked meanwhile.
       await tx.query(
         `WITH page AS (
            INSERT INTO crawl_pages (job_id, seq, url, ok, charged, content_hash, result)
-           VALUES ($1, $2, $3, $4, $5, $6, $7))
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ), logged AS (
+           INSERT INTO tlog_pending (entry) SELECT $9::text WHERE $9::text IS NOT NULL)
          INSERT INTO job_events (id, job_id, type, payload)
          SELECT ${NEW_EVENT_ID}, $1, 'job.page', $8::jsonb WHERE $8::jsonb IS NOT NULL`,
         [
@@ -349,6 +353,7 @@ async function commitPage(
           page.contentHash,
           JSON.stringify(page.result),
           event === null ? null : JSON.stringify(event),
+          logEntryOf(page.result),
         ],
       );
       const recorded = event !== null;
@@ -494,10 +499,11 @@ export async function finishJob(
   const status = ending ?? (job.completed > 0 || job.failed === 0 ? 'completed' : 'failed');
   const manifest = await signManifest(services, tx, job);
   await tx.query(
-    `UPDATE crawl_jobs SET status = $2, manifest = $3, seeding = false, finished_at = now(),
+    `WITH logged AS (INSERT INTO tlog_pending (entry) VALUES ($4))
+     UPDATE crawl_jobs SET status = $2, manifest = $3, seeding = false, finished_at = now(),
             updated_at = now()
       WHERE id = $1`,
-    [job.id, status, JSON.stringify(manifest)],
+    [job.id, status, JSON.stringify(manifest), logEntryOf(manifest)],
   );
   await releaseReservation(tx, job);
   if (job.door === 'x402' && job.payment?.scheme === 'upto') {

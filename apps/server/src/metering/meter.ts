@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { joinEntries, pendingInsert } from '../log/entry.js';
 import {
   type Admission,
   type Attempt,
@@ -8,6 +9,8 @@ import {
   type Settlement,
 } from './store.js';
 import type { TierPlans } from './tiers.js';
+
+const PENDING_SQL = pendingInsert(1);
 
 /** Where a failed statement is reported (a pino logger fits). */
 export interface MeterLog {
@@ -32,10 +35,13 @@ interface QueuedAdmission {
 
 interface QueuedAnswer {
   readonly ledgerId: string;
+  /** The log entry of the receipt the answer delivers, if any. */
+  readonly entry: string | null;
   readonly done: () => void;
 }
 
 interface QueuedFinish extends Settlement {
+  readonly entry: string | null;
   readonly done: () => void;
 }
 
@@ -88,23 +94,24 @@ export class Meter {
 
   /**
    * Count the charged call of `ledgerId` off its key's calls in flight before its answer
-   * goes out. Resolves once written (or failed: then the call counts until its commit);
-   * never rejects.
+   * goes out, and write the log entry of its receipt (`entry`) with it. Resolves once
+   * written (or failed: then the call counts until its commit); never rejects.
    */
-  answer(ledgerId: string): Promise<void> {
+  answer(ledgerId: string, entry: string | null = null): Promise<void> {
     return new Promise<void>((done) => {
-      this.#answers.push({ ledgerId, done });
+      this.#answers.push({ ledgerId, entry, done });
       this.#schedule();
     });
   }
 
   /**
-   * Finish the attempt of `ledgerId` as `end`. The promise resolves once its statement
-   * has been written (or has failed); it never rejects.
+   * Finish the attempt of `ledgerId` as `end`, writing the log entry of the receipt it
+   * delivers (`entry`) with it. The promise resolves once its statement has been written
+   * (or has failed); it never rejects.
    */
-  settle(ledgerId: string, end: Finish): Promise<void> {
+  settle(ledgerId: string, end: Finish, entry: string | null = null): Promise<void> {
     return new Promise<void>((done) => {
-      this.#finishes.push({ ledgerId, end, done });
+      this.#finishes.push({ ledgerId, end, entry, done });
       this.#schedule();
     });
   }
@@ -155,10 +162,14 @@ export class Meter {
     answers: readonly QueuedAnswer[],
     finishes: readonly QueuedFinish[],
   ): Promise<void> {
+    const logEntries: string[] = [];
+    for (const a of answers) if (a.entry !== null) logEntries.push(a.entry);
+    for (const f of finishes) if (f.entry !== null) logEntries.push(f.entry);
     const batch: MeterBatch = {
       admissions: admissions.map((a) => a.attempt),
       answers: answers.map((a) => a.ledgerId),
       finishes,
+      logEntries,
     };
     try {
       const metered = await meter(this.#db, batch, {
@@ -179,6 +190,17 @@ export class Meter {
           { err: cause, ledgerIds: finishes.map((s) => s.ledgerId) },
           'could not settle delivered calls; the sweeper will release them',
         );
+      }
+      // The receipts still go out: their log entries are written on their own.
+      if (logEntries.length > 0) {
+        await this.#db
+          .query(PENDING_SQL, [logEntries], 'tlog_pending_add')
+          .catch((error) =>
+            this.#logger.error(
+              { err: error },
+              'could not write the log entries of delivered receipts',
+            ),
+          );
       }
     }
     for (const a of answers) a.done();

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../db/database.js';
+import { joinEntries, pendingInsert } from '../log/entry.js';
 import type { MintedKey } from './keys.js';
 import {
   type PaySource,
@@ -220,6 +221,12 @@ export interface MeterBatch {
   /** Ledger ids of charged calls whose answers are about to go out ({@link answerAll}). */
   readonly answers?: readonly string[];
   readonly finishes?: readonly Settlement[];
+  /**
+   * The log entries of the receipts these answers and finishes deliver, written to the
+   * transparency log's pending entries by the same statement (docs/decisions.md, "A
+   * transparency log of every receipt").
+   */
+  readonly logEntries?: readonly string[];
 }
 
 /** What one {@link meter} statement did. */
@@ -296,6 +303,7 @@ export async function meter(
       options.plans === null ? '{}' : limitsJson(options.plans),
       PLANLESS_TIER,
       options.instanceId,
+      joinEntries(batch.logEntries ?? []),
     ],
     'storefront_meter',
   );
@@ -310,8 +318,10 @@ export async function meter(
   return { admissions: admitted, answered, finished };
 }
 
-const METER_SQL =
-  'SELECT * FROM storefront_meter($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)';
+// The receipts' log entries go in by the same statement (a data-modifying WITH runs once,
+// whether or not the query reads it), so they commit with the answers and finishes.
+const METER_SQL = `WITH logged AS (${pendingInsert(16)})
+SELECT * FROM storefront_meter($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
 
 /** A row of `storefront_meter`. */
 interface MeterRow {

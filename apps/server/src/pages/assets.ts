@@ -45,15 +45,16 @@ export const SITE_JS = asset(readFileSync(join(ROOT, 'assets', 'site.js')), 'tex
 
 /**
  * The browser verifier: `verifyReceipt` of `@storefront/attest` (the same checks as
- * `storefront-verify` and `POST /x402/verify`) bundled with esbuild into one minified
- * script that sets `globalThis.StorefrontVerify`. `node:crypto`'s sha256 is swapped for
+ * `storefront-verify` and `POST /x402/verify`) and the hash checks of a log inclusion
+ * proof (`src/browser.ts`) bundled with esbuild into one minified script that sets
+ * `globalThis.StorefrontVerify`. `node:crypto`'s sha256 is swapped for
  * the pure-JS sha256 of ethers' browser build. About 73 KB, 28 KB gzipped
  * (docs/decisions.md, "Pages (issue 18)": how `/verify` checks a receipt in the browser).
  */
 export async function buildVerifier(): Promise<Asset> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [join(ATTEST_DIR, 'src', 'verifier.ts')],
+    entryPoints: [join(ATTEST_DIR, 'src', 'browser.ts')],
     absWorkingDir: ATTEST_DIR,
     bundle: true,
     minify: true,
@@ -73,14 +74,27 @@ export async function buildVerifier(): Promise<Asset> {
           b.onLoad({ filter: /.*/, namespace: 'shim' }, () => ({
             resolveDir: ATTEST_DIR,
             loader: 'js',
-            contents: `import { sha256 } from 'ethers';
+            contents: `import { getBytes, sha256 } from 'ethers';
 export function createHash() {
-  let bytes = new Uint8Array(0);
+  const parts = [];
   return {
-    update(input) { bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input; return this; },
-    digest() { return sha256(bytes).slice(2); },
+    update(input) { parts.push(typeof input === 'string' ? new TextEncoder().encode(input) : input); return this; },
+    digest(encoding) {
+      const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) { bytes.set(p, at); at += p.length; }
+      const hex = sha256(bytes);
+      return encoding === 'hex' ? hex.slice(2) : getBytes(hex);
+    },
   };
-}`,
+}
+function browserHasNo(name) {
+  return () => { throw new Error(name + ' is not available in the browser bundle'); };
+}
+export const createPrivateKey = browserHasNo('createPrivateKey');
+export const createPublicKey = browserHasNo('createPublicKey');
+export const sign = browserHasNo('sign');
+export const verify = browserHasNo('verify');`,
           }));
         },
       },

@@ -12,6 +12,8 @@ export function verifyPage(): string {
 <label for="result-file">Or choose a file (or drop one on the box)</label>
 <input id="result-file" type="file" accept="application/json,.json">
 </div>
+<label for="log-proof">Log inclusion proof (optional): the answer of <code>/log/proof?receipt=&lt;hash&gt;</code></label>
+<textarea id="log-proof" name="proof" rows="4" spellcheck="false"></textarea>
 <button type="submit">Verify</button>
 </form>
 <div id="verify-result" aria-live="polite"></div>
@@ -22,7 +24,8 @@ export function verifyPage(): string {
 <li><strong>signature</strong>: the EIP-191 signature of <code>verify.message</code> recovers <code>address</code> and <code>keyId</code>;</li>
 <li><strong>pinnedKey</strong>: that signer is the pinned key (or a retired key, for receipts signed before it retired);</li>
 <li><strong>envelope</strong>: the result's <code>url</code>, <code>status</code> and <code>fetchedAt</code> are the signed ones, and so are its page verdict (<code>page</code>) and, for a part of a longer text, its place in the whole (<code>slice</code>);</li>
-<li><strong>fields</strong>: where <code>text</code> restates other fields (such as <code>data</code>), they still give it.</li>
+<li><strong>fields</strong>: where <code>text</code> restates other fields (such as <code>data</code>), they still give it;</li>
+<li><strong>log</strong>, when a proof is given: the checkpoint is signed by the log key published at <code>/.well-known/service-attestation</code> (<code>log.vkey</code>, Ed25519, checked with the browser's WebCrypto), and the inclusion proof leads from the receipt's log entry to its root (RFC 9162). Fetch the proof from <code>/log/proof?receipt=&lt;hash&gt;</code>, the hash being SHA-256 of the receipt's entry.</li>
 </ul>
 <p>The checks are those of the verifier in <code>packages/attest</code>, the same code <code>storefront-verify</code> and <code>POST /x402/verify</code> run, bundled for the browser (<a href="/assets/verifier.js">/assets/verifier.js</a>).</p>`;
   return layout(

@@ -6,9 +6,10 @@ import type { Compute } from '../work/compute.js';
 import { withinDeadline } from '../work/deadline.js';
 import { ComputeCancelledError, callDeadline } from '../work/limits.js';
 import { chargeFor } from './charge.js';
-import type { CallResult, Door, Ending, PaidCall } from './door.js';
+import type { CallResult, Door, Ending, PaidCall, PaymentExtensions } from './door.js';
 import type { WorkOutcome } from './outcome.js';
 import { readParams } from './params.js';
+import { provenanceOf, type Question, type ResponseProvenance } from './provenance.js';
 import { refusal, resultRefusal } from './refusal.js';
 import { perform } from './work.js';
 
@@ -23,6 +24,8 @@ export interface PipelineDeps {
   readonly probes?: Probes;
   /** True once the instance is shutting down: no new call is admitted. Absent: never. */
   readonly draining?: () => boolean;
+  /** What the payment protocol adds to answers (offers, receipts); absent: nothing. */
+  readonly extensions?: PaymentExtensions;
 }
 
 /** `Retry-After` of a call refused because the instance is shutting down (s). */
@@ -48,6 +51,12 @@ export interface CallRequest {
   readonly requestId: string | null;
   /** A request header by (lower-case) name. */
   header(name: string): string | undefined;
+  /**
+   * What was asked, as the `response-provenance` fixed point names it (`endpoint`,
+   * `inputs`); null when the request cannot be mapped (a malformed query), absent when
+   * the adapter does not say: no claim is made either way.
+   */
+  readonly question?: Question | null;
 }
 
 /**
@@ -98,9 +107,10 @@ export async function runPaidCall<T>(
     );
     return;
   }
+  const finish = finisher(deps, request, call);
   const admission = await door.admit(call);
   if (admission.kind !== 'admitted') {
-    await exchange.send(admission);
+    await exchange.send(await finish(admission));
     return;
   }
   const { ticket, headers } = admission;
@@ -160,23 +170,73 @@ export async function runPaidCall<T>(
   };
   const settled = await door.settle(ticket, ending);
   if (!settled.ok) {
-    await exchange.send(settled.refusal);
+    await exchange.send(await finish(settled.refusal));
     return;
   }
   const ok = outcome.kind === 'delivered' && outcome.ok;
-  const written = exchange.send({
-    kind: 'delivered',
-    body,
-    headers: { ...headers, ...settled.headers },
-    ok,
-    error: ok ? null : outcome.error,
-    message: ok ? null : (outcome.message ?? null),
-    charge: charge.kind === 'charge' ? 'charged' : 'free',
-  });
+  const written = exchange.send(
+    await finish({
+      kind: 'delivered',
+      body,
+      headers: { ...headers, ...settled.headers },
+      ok,
+      error: ok ? null : outcome.error,
+      message: ok ? null : (outcome.message ?? null),
+      charge: charge.kind === 'charge' ? 'charged' : 'free',
+    }),
+  );
   // The door hears once the answer was written; the call does not wait for it (an MCP
   // answer is written only after the tool's result has been handed back).
   const { delivered } = door;
   if (delivered !== undefined) void written.then((whole) => delivered(ticket, ending, whole));
+}
+
+/**
+ * The last step of every answer of an admitted call, whatever the door: a delivered
+ * result gets its `response-provenance` claim (the one place it is made, `provenance.ts`),
+ * then the payment protocol adds what it carries (signed offers beside terms; a signed
+ * receipt and the claim in the settlement response). A result already settled is
+ * never lost to these: should one fail, the answer goes out without it.
+ */
+function finisher(
+  deps: PipelineDeps,
+  request: CallRequest,
+  call: PaidCall,
+): (result: CallResult) => Promise<CallResult> {
+  const { question } = request;
+  return async (result) => {
+    if (result.kind === 'refused') {
+      if (deps.extensions === undefined) return result;
+      try {
+        return await deps.extensions.refused(call, result);
+      } catch {
+        return result;
+      }
+    }
+    const claim =
+      question === undefined || question === null
+        ? null
+        : claimOf(() => provenanceOf(question, call.route, result.body, deps.clock()));
+    const claimed = claim === null ? result : { ...result, provenance: claim };
+    if (deps.extensions === undefined) return claimed;
+    try {
+      return await deps.extensions.delivered(call, claimed);
+    } catch {
+      return claimed;
+    }
+  };
+}
+
+/**
+ * A claim, or none for a result that has no RFC 8785 form (a lone surrogate, which
+ * I-JSON forbids): the proposal's `no_claim` is the compliant answer for it.
+ */
+function claimOf(make: () => ResponseProvenance): ResponseProvenance | null {
+  try {
+    return make();
+  } catch {
+    return null;
+  }
 }
 
 /** The receipt of a delivered success, naming its route; null for anything else. */

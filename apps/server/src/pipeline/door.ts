@@ -1,5 +1,6 @@
 import type { AnyRoute, CallFacts, ParamProblem, PriceTier } from '../registry/types.js';
 import type { WorkOutcome } from './outcome.js';
+import type { ResponseProvenance } from './provenance.js';
 
 /** Response headers, by name. */
 export type Headers = Readonly<Record<string, string>>;
@@ -46,6 +47,11 @@ export interface Delivery {
    * result a payment already made paid for (an x402 retry), handed back without work.
    */
   readonly charge: 'charged' | 'free' | 'paid-earlier';
+  /**
+   * The result's `response-provenance` claim (`provenance.ts`), set by the pipeline on
+   * every delivered result of a call whose question reads; absent otherwise.
+   */
+  readonly provenance?: ResponseProvenance;
 }
 
 /** What a paid call came to, as the pipeline hands it to the adapter that writes it. */
@@ -98,6 +104,17 @@ export type Ending =
       readonly error: 'internal_error' | 'client_closed';
       readonly upstreamStatus: number | null;
     };
+
+/**
+ * What a payment protocol carries beside a paid call's answers (x402: signed offers
+ * beside the terms of a 402, a signed receipt and the result's provenance in the
+ * settlement response). Applied by the pipeline to every answer of every door; an
+ * answer without the protocol's terms or settlement is returned as it is.
+ */
+export interface PaymentExtensions {
+  refused(call: PaidCall, refused: Refusal): Promise<Refusal>;
+  delivered(call: PaidCall, delivery: Delivery): Promise<Delivery>;
+}
 
 /** What a door's settlement made of an ending: the answer goes out (with headers), or is refused. */
 export type Settled =

@@ -11,11 +11,38 @@ import express, { Router } from 'express';
 import { retiredHttpKeys, retiredSigners } from '../db/signer-keys.js';
 import type { AppDeps } from '../deps.js';
 import { type Ed25519PublicJwk, jwkThumbprint } from '../http/message-signature.js';
+import {
+  FIXED_POINT_VERSION,
+  PROVENANCE_HEADER,
+  RESPONSE_PROVENANCE,
+} from '../pipeline/provenance.js';
 import type { AnyRoute } from '../registry/types.js';
 import { SIGNAL_RECEIPT_RULE } from './signal.js';
 
+/**
+ * What a verifier of the x402 extensions needs: the keys of offers and receipts (the
+ * EIP-712 signer's address, the JWS key's `did:jwk` and its kid in the JWKS), and how a
+ * result's `response-provenance` claim is carried.
+ */
+export interface X402ProofKeys {
+  readonly offerReceipt: {
+    readonly extension: 'offer-receipt';
+    readonly eip712: { readonly address: string; readonly kid: string };
+    readonly jws: { readonly kid: string; readonly jwksKid: string; readonly alg: 'EdDSA' };
+  };
+  readonly responseProvenance: {
+    readonly extension: typeof RESPONSE_PROVENANCE;
+    readonly fixedPointVersion: typeof FIXED_POINT_VERSION;
+    readonly resultCarriage: 'body';
+    readonly header: typeof PROVENANCE_HEADER;
+  };
+}
+
 /** The document at `/.well-known/service-attestation`: the pinned key and retired ones. */
-export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestationDocument> {
+export async function serviceAttestation(
+  deps: AppDeps,
+): Promise<ServiceAttestationDocument & X402ProofKeys> {
+  const keys = deps.offerReceiptKeys;
   return {
     scheme: ATTEST_SCHEME,
     alg: ATTEST_ALG,
@@ -26,6 +53,25 @@ export async function serviceAttestation(deps: AppDeps): Promise<ServiceAttestat
     howTo: HOW_TO_VERIFY,
     verifyEndpoint: `${deps.config.publicBaseUrl}/x402/verify`,
     receiptRules: receiptRules(deps.registry),
+    offerReceipt: {
+      extension: 'offer-receipt',
+      eip712: { address: keys.eip712.address, kid: keys.eip712.kid },
+      jws: { kid: keys.jws.kid, jwksKid: keys.jws.thumbprint, alg: 'EdDSA' },
+    },
+    responseProvenance: {
+      extension: RESPONSE_PROVENANCE,
+      fixedPointVersion: FIXED_POINT_VERSION,
+      resultCarriage: 'body',
+      header: PROVENANCE_HEADER,
+    },
+    log: {
+      origin: deps.logKey.signer.name,
+      vkey: deps.logKey.vkey,
+      checkpoint: `${deps.config.publicBaseUrl}/log/checkpoint`,
+      tiles: `${deps.config.publicBaseUrl}/log/tile/`,
+      proof: `${deps.config.publicBaseUrl}/log/proof?receipt={receiptHash}`,
+      consistency: `${deps.config.publicBaseUrl}/log/consistency?old={old}&new={new}`,
+    },
   };
 }
 
@@ -39,12 +85,15 @@ export interface PublishedHttpKey extends Ed25519PublicJwk {
   readonly use: 'sig';
   readonly status: 'current' | 'retired';
   readonly retiredAt?: string;
+  /** What the key signs when not HTTP answers: the x402 offers and receipts (JWS). */
+  readonly purpose?: 'x402-offer-receipt';
 }
 
 /**
  * The document at `/.well-known/jwks.json`: the Ed25519 key of the RFC 9421 signatures
  * of answers and webhooks first (`status: current`), then those derived from the retired
- * signer keys, most recently retired first.
+ * signer keys, most recently retired first; last, the Ed25519 key of the JWS offers
+ * and receipts of x402 payments (`purpose: x402-offer-receipt`).
  */
 export async function httpSignatureJwks(deps: AppDeps): Promise<{ keys: PublishedHttpKey[] }> {
   const current = deps.httpSignatureKey;
@@ -65,6 +114,15 @@ export async function httpSignatureJwks(deps: AppDeps): Promise<{ keys: Publishe
       retiredAt,
     });
   }
+  const offers = deps.offerReceiptKeys.jws;
+  keys.push({
+    ...offers.jwk,
+    kid: offers.thumbprint,
+    alg: 'EdDSA',
+    use: 'sig',
+    status: 'current',
+    purpose: 'x402-offer-receipt',
+  });
   return { keys };
 }
 

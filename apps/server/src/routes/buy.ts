@@ -11,6 +11,7 @@ import { type Prelude, pathOf } from '../middleware/prelude.js';
 import { requestIdOf } from '../middleware/request-id.js';
 import { type CallRequest, type Exchange, runPaidCall } from '../pipeline/call.js';
 import type { CallResult } from '../pipeline/door.js';
+import { PROVENANCE_HEADER, questionOfTarget } from '../pipeline/provenance.js';
 import type { AnyRoute } from '../registry/types.js';
 
 /** The payment headers of the x402 door (v2, v1). */
@@ -44,6 +45,7 @@ export function paidCalls(
       query: query === -1 ? {} : parseQuery(target.slice(query + 1)),
       requestId: requestIdOf(res) ?? null,
       header: (name) => headerOf(req, name),
+      question: questionOfTarget(target),
     };
     // A payment is used when one is sent, even beside a key (x402.md §2); a key without
     // a payment goes to the key door; neither is answered with the terms, by the x402 door.
@@ -136,7 +138,8 @@ function exchangeOf(req: IncomingMessage, res: ServerResponse, key: HttpSignatur
 
 /**
  * Answer a paid call over HTTP: a delivered result is 200, a refusal its own status;
- * JSON, not cacheable, and sent as is (no ETag, so never an empty 304 for a paid call,
+ * JSON, not cacheable, with its `response-provenance` claim in `Response-Provenance`
+ * (base64 JSON, as the x402 headers) when it has one, and sent as is (no ETag, so never an empty 304 for a paid call,
  * which would be a charge without a result), signed with RFC 9421 (`endSigned`). A
  * string body: Node writes it with the head in one piece, where a Buffer goes as a
  * second chunk.
@@ -149,6 +152,12 @@ function sendJson(
 ): Promise<void> {
   const json = JSON.stringify(result.body);
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+  if (result.kind === 'delivered' && result.provenance !== undefined) {
+    res.setHeader(
+      PROVENANCE_HEADER,
+      Buffer.from(JSON.stringify(result.provenance), 'utf8').toString('base64'),
+    );
+  }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   return endSigned(req, res, key, result.kind === 'delivered' ? 200 : result.status, json);

@@ -182,6 +182,15 @@ ${devPayerNote(input.devPayer ?? null)}
 <pre><code>curl -s -X POST -H 'Content-Type: application/json' --data @result.json '${base}/x402/verify'</code></pre>
 <p>Or offline, with the verifier in a checkout of this repository:</p>
 <pre><code>node packages/attest/bin/storefront-verify.js result.json --pin '${base}/.well-known/service-attestation'</code></pre>
+<p>Besides its receipt, every paid answer carries:</p>
+<ul>
+<li>a <code>Response-Provenance</code> header (base64 JSON; MCP: <code>_meta["response-provenance"]</code>): the x402 <code>response-provenance</code> claim, <code>sha256:</code> of the RFC 8785 form of <code>{endpoint, inputs, result, method, dataVintage}</code>, where <code>endpoint</code> is the path you called, <code>inputs</code> your query (values as strings, a repeated name an array; MCP: the tool's arguments), <code>result</code> the whole body you received, and <code>method</code> and <code>dataVintage</code> are in the claim. Recompute it with any JCS library;</li>
+<li>an RFC 9421 signature over the status, the body's <code>Content-Digest</code>, your request's method, path and query, and the payment and provenance headers, by a key published at <a href="${base}/.well-known/jwks.json">/.well-known/jwks.json</a>;</li>
+<li>when paid with x402, signed offers beside the 402 terms and a signed receipt in the settlement response (<code>extensions["offer-receipt"]</code>, EIP-712 and JWS forms, checkable with <code>@x402/extensions/offer-receipt</code> against the keys under <code>offerReceipt</code> in /.well-known/service-attestation), beside the provenance claim.</li>
+</ul>
+<p>Every receipt also enters the service's transparency log (C2SP tlog-tiles, checkpoints signed with the key published as <code>log.vkey</code> in the attestation document). Fetch a receipt's inclusion proof by its hash (SHA-256 of its log entry, <code>receiptHash</code> in <code>@storefront/attest</code>) and check it with the receipt:</p>
+<pre><code>curl -s '${base}/log/proof?receipt=&lt;hash&gt;' &gt; proof.json
+node packages/attest/bin/storefront-verify.js result.json --pin '${base}/.well-known/service-attestation' --log-proof proof.json</code></pre>
 
 <h2 id="products">Products</h2>
 ${productTable(input.routes)}
@@ -189,7 +198,7 @@ ${productTable(input.routes)}
 
 <h2 id="links">Links</h2>
 <ul>
-${link(`${base}/catalog`, '/catalog', 'every route with its parameters, prices, charge rule and error codes')}${link(`${base}/openapi.json`, '/openapi.json', 'OpenAPI 3.1')}${link(`${base}/manifest`, '/manifest', 'the service, its doors and its signer')}${link(`${base}/.well-known/x402`, '/.well-known/x402', 'x402 discovery')}${link(`${base}${MCP_PATH}`, MCP_PATH, 'the MCP endpoint (POST), described as JSON (GET)')}${link(`${base}/.well-known/service-attestation`, '/.well-known/service-attestation', 'the signer key receipts are checked against')}</ul>`;
+${link(`${base}/catalog`, '/catalog', 'every route with its parameters, prices, charge rule and error codes')}${link(`${base}/openapi.json`, '/openapi.json', 'OpenAPI 3.1')}${link(`${base}/manifest`, '/manifest', 'the service, its doors and its signer')}${link(`${base}/.well-known/x402`, '/.well-known/x402', 'x402 discovery')}${link(`${base}${MCP_PATH}`, MCP_PATH, 'the MCP endpoint (POST), described as JSON (GET)')}${link(`${base}/.well-known/service-attestation`, '/.well-known/service-attestation', 'the signer key receipts are checked against')}${link(`${base}/log/checkpoint`, '/log/checkpoint', 'the transparency log of every receipt: its signed checkpoint, with tiles under /log/tile/, proofs at /log/proof and /log/consistency')}</ul>`;
 
   return layout(
     {

@@ -543,6 +543,61 @@ function openApi(deps: AppDeps, payment: RoutePaymentMetadata) {
       },
     },
   };
+  // The transparency log of every receipt (routes/log.ts): free, unauthenticated.
+  const log = (operationId: string, summary: string, description: string, type: string) => ({
+    get: {
+      operationId,
+      summary,
+      tags: ['log'],
+      responses: {
+        '200': {
+          description,
+          content: {
+            [type]: { schema: { type: type.startsWith('application/json') ? 'object' : 'string' } },
+          },
+        },
+        '404': jsonResponse('Not in the log (yet).', { $ref: '#/components/schemas/Error' }),
+      },
+    },
+  });
+  paths['/log/checkpoint'] = log(
+    'logCheckpoint',
+    'The log’s current checkpoint',
+    'A C2SP tlog-checkpoint in a signed note (Ed25519), signed with the key published as `log.vkey` in `/.well-known/service-attestation`.',
+    'text/plain',
+  );
+  paths['/log/proof'] = log(
+    'logProof',
+    'A receipt’s inclusion proof, by its hash (`?receipt=<sha256 hex of its log entry>`, optional `&size=`)',
+    '`{ok, receipt, index, size, entry, checkpoint, proof}`: the audit path (base64 hashes, RFC 9162) from the entry to the checkpoint.',
+    'application/json',
+  );
+  paths['/log/consistency'] = log(
+    'logConsistency',
+    'The consistency proof between two tree sizes (`?old=<m>&new=<n>`)',
+    '`{ok, old, new, proof}` (RFC 9162 §2.1.4).',
+    'application/json',
+  );
+  const tile = log(
+    'logTile',
+    'A C2SP tlog-tiles tile (`tile/<L>/<N>[.p/<W>]`) or entry bundle (`tile/entries/<N>[.p/<W>]`)',
+    'The tile’s hashes, or the bundle’s length-prefixed entries; full ones are immutable.',
+    'application/octet-stream',
+  );
+  paths['/log/tile/{path}'] = {
+    get: {
+      ...tile.get,
+      parameters: [
+        {
+          name: 'path',
+          in: 'path',
+          required: true,
+          description: '`<L>/<N>[.p/<W>]` or `entries/<N>[.p/<W>]`; slashes are part of it',
+          schema: { type: 'string' },
+        },
+      ],
+    },
+  };
   return {
     openapi: '3.1.0',
     info: {

@@ -1,3 +1,4 @@
+import { logEntryOf } from '../../log/entry.js';
 import type { Credential } from '../../metering/access-tokens.js';
 import { type KeyRefusal, keyRefusalText } from '../../metering/key-refusals.js';
 import type { Meter } from '../../metering/meter.js';
@@ -44,8 +45,8 @@ export type PaymentRefusal = 'payment_required' | 'sandbox_exhausted' | 'insuffi
  * has been written, any other released before its answer goes out.
  */
 export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
-  const release = (ticket: KeyTicket, end: Omit<Finish, 'charged'>) =>
-    deps.meter.settle(ticket.ledgerId, { ...end, charged: false });
+  const release = (ticket: KeyTicket, end: Omit<Finish, 'charged'>, entry: string | null = null) =>
+    deps.meter.settle(ticket.ledgerId, { ...end, charged: false }, entry);
 
   return {
     name: 'key',
@@ -126,18 +127,23 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
         case 'charge':
           // The caller may send its next call, to any instance, as soon as it has this
           // answer: the call leaves the key's calls in flight before the answer goes out
-          // (its charge is committed once the answer has been written).
-          await deps.meter.answer(ticket.ledgerId);
+          // (its charge is committed once the answer has been written). The receipt's log
+          // entry is written by the same statement.
+          await deps.meter.answer(ticket.ledgerId, logEntryOf(ending.body));
           return { ok: true, headers: chargeHeader(ticket) };
         case 'free':
           // A free answer gives the reservation back first, so the balance is right by
           // the time the caller reads the answer.
-          await release(ticket, {
-            outcome: 'delivered_free',
-            error: ending.outcome.error,
-            upstreamStatus: ending.outcome.upstreamStatus,
-            receiptNonce: ending.receiptNonce,
-          });
+          await release(
+            ticket,
+            {
+              outcome: 'delivered_free',
+              error: ending.outcome.error,
+              upstreamStatus: ending.outcome.upstreamStatus,
+              receiptNonce: ending.receiptNonce,
+            },
+            logEntryOf(ending.body),
+          );
           return { ok: true, headers: { 'Storefront-Charge': 'none' } };
         case 'refuse':
           await release(ticket, {

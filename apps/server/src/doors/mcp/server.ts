@@ -13,6 +13,7 @@ import type { Credential } from '../../metering/access-tokens.js';
 import { keyRefusalText } from '../../metering/key-refusals.js';
 import { type Exchange, runPaidCall } from '../../pipeline/call.js';
 import type { CallResult, Door, Refusal } from '../../pipeline/door.js';
+import { RESPONSE_PROVENANCE } from '../../pipeline/provenance.js';
 import { refusal } from '../../pipeline/refusal.js';
 import { MCP_SLICE_CHARS } from '../../registry/slice.js';
 import type { AnyRoute } from '../../registry/types.js';
@@ -151,7 +152,14 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
     const running = runPaidCall(
       pipeline,
       door,
-      { route, query: withBudget(route, queryOf(args)), requestId: exchange.requestId, header },
+      {
+        route,
+        query: withBudget(route, queryOf(args)),
+        requestId: exchange.requestId,
+        header,
+        // The tool runs the route: its path is the endpoint, its arguments the inputs.
+        question: { endpoint: route.path, inputs: args },
+      },
       call,
       deps.config.callDeadlineMs,
     );
@@ -199,10 +207,17 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
       if (terms !== null) return terms;
     }
     const settled = paying ? settlementOf(result) : null;
-    if (settled !== null) {
-      return { ...toolResult(result, mintUrl), _meta: { [PAYMENT_RESPONSE_META]: settled } };
-    }
-    return toolResult(result, mintUrl);
+    const answer = toolResult(result, mintUrl);
+    // The claim's result is `structuredContent`, so it goes only where that is the body.
+    const claim =
+      result.kind === 'delivered' && answer.structuredContent !== undefined
+        ? (result.provenance ?? null)
+        : null;
+    const meta = {
+      ...(settled === null ? {} : { [PAYMENT_RESPONSE_META]: settled }),
+      ...(claim === null ? {} : { [RESPONSE_PROVENANCE]: claim }),
+    };
+    return Object.keys(meta).length === 0 ? answer : { ...answer, _meta: meta };
   };
 
   /** A `crawl_job` call, with a key: a task of either era's Tasks. */

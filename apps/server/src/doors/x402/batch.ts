@@ -17,6 +17,7 @@ import {
 } from '@x402/evm/batch-settlement/server';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Database, Queryable } from '../../db/database.js';
+import { logEntryOf } from '../../log/entry.js';
 import type {
   Admission,
   Delivery,
@@ -353,10 +354,11 @@ export class BatchSettlement {
       return { ok: true, headers: {} };
     }
     const result = JSON.stringify(ending.body);
+    const entry = logEntryOf(ending.body);
     let settled: SettleResponse;
     try {
       settled = await this.#storage.charging(
-        (tx, before, after) => this.#book(tx, ticket, before, after, result),
+        (tx, before, after) => this.#book(tx, ticket, before, after, result, entry),
         () => ready.server.settlePayment(payload, accept),
       );
     } catch (error) {
@@ -440,12 +442,16 @@ export class BatchSettlement {
     before: Channel,
     after: Channel,
     result: string,
+    entry: string | null,
   ): Promise<void> {
     const amount = BigInt(after.chargedCumulativeAmount) - BigInt(before.chargedCumulativeAmount);
+    // The voucher's row and its result's log entry in one statement.
     await tx.query(
-      `INSERT INTO x402_vouchers (channel_id, cumulative, amount, payer, route, network, call_hash,
-                                  payload_hash, request_id, result)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      `WITH voucher AS (
+         INSERT INTO x402_vouchers (channel_id, cumulative, amount, payer, route, network,
+                                    call_hash, payload_hash, request_id, result)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
+       INSERT INTO tlog_pending (entry) SELECT $11::text WHERE $11::text IS NOT NULL`,
       [
         after.channelId.toLowerCase(),
         after.chargedCumulativeAmount,
@@ -457,6 +463,7 @@ export class BatchSettlement {
         ticket.payloadHash,
         ticket.requestId,
         result,
+        entry,
       ],
       'x402_voucher_book',
     );

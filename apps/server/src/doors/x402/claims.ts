@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.js';
+import { logEntryOf } from '../../log/entry.js';
 import type { Payment } from './payment.js';
 import type { Requirements } from './requirements.js';
 
@@ -232,11 +233,19 @@ export async function markVerified(db: Queryable, id: string): Promise<boolean> 
  * answer is lost still has its result. False unless it was `verified`.
  */
 export async function markSettling(db: Queryable, id: string, result: unknown): Promise<boolean> {
+  // The result's receipt enters the transparency log with it (docs/decisions.md, "A
+  // transparency log of every receipt").
+  const entry = logEntryOf(result);
   const { rows } = await db.query(
-    `UPDATE x402_payments SET state = 'settling', settling_at = now(), result = $2
-      WHERE id = $1::bigint AND state = 'verified'
-      RETURNING id`,
-    [id, JSON.stringify(result ?? null)],
+    `WITH settling AS (
+       UPDATE x402_payments SET state = 'settling', settling_at = now(), result = $2
+        WHERE id = $1::bigint AND state = 'verified'
+        RETURNING id
+     ), logged AS (
+       INSERT INTO tlog_pending (entry) SELECT $3::text FROM settling WHERE $3::text IS NOT NULL
+     )
+     SELECT id FROM settling`,
+    [id, JSON.stringify(result ?? null), entry],
     'x402_settling',
   );
   return rows.length > 0;
