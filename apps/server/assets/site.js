@@ -420,12 +420,63 @@
       Number.isSafeInteger(index) &&
       index >= 0 &&
       V.verifyInclusion(V.leafHash(entry), index, checkpoint.size, proof, checkpoint.root);
-    return ok
-      ? {
-          ok: true,
-          message: `In the log: entry ${index} of ${checkpoint.origin}, whose checkpoint of ${checkpoint.size} entries is signed by its key.`,
-        }
-      : fail(`the proof does not lead from entry ${found.index} to the signed checkpoint.`);
+    if (!ok)
+      return fail(`the proof does not lead from entry ${found.index} to the signed checkpoint.`);
+    const witnessed = await cosignatures(note.slice(split + 2), text, pinned?.log?.witnesses);
+    if (typeof witnessed === 'string') return fail(witnessed);
+    const by = witnessed
+      .map((w) => ` Cosigned by the witness ${w.name} at ${new Date(w.time * 1000).toISOString()}.`)
+      .join('');
+    return {
+      ok: true,
+      message: `In the log: entry ${index} of ${checkpoint.origin}, whose checkpoint of ${checkpoint.size} entries is signed by its key.${by}`,
+    };
+  }
+
+  /**
+   * The witnesses' cosignatures (C2SP tlog-cosignature, Ed25519 `cosignature/v1`) among a
+   * checkpoint's signature `lines`, checked against the pinned document's witnesses: each
+   * valid one's name and time, or why one fails.
+   */
+  async function cosignatures(lines, text, witnesses) {
+    const V = globalThis.StorefrontVerify;
+    const found = [];
+    for (const witness of Array.isArray(witnesses) ? witnesses : []) {
+      const vkey = String(witness?.vkey ?? '');
+      const first = vkey.indexOf('+');
+      const second = vkey.indexOf('+', first + 1);
+      const name = vkey.slice(0, first);
+      const id = vkey.slice(first + 1, second);
+      const key = V.fromBase64(vkey.slice(second + 1));
+      if (first < 0 || second < 0 || key === null || key.length !== 33 || key[0] !== 4) continue;
+      const line = lines.split('\n').find((l) => l.startsWith(`\u2014 ${name} `));
+      const bytes = line === undefined ? null : V.fromBase64(line.slice(name.length + 3));
+      if (bytes === null || bytes.length !== 76) continue;
+      const hex = Array.from(bytes.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('');
+      if (hex !== id) continue;
+      const time = new DataView(bytes.buffer, bytes.byteOffset + 4, 8).getBigUint64(0);
+      let valid = false;
+      try {
+        const publicKey = await crypto.subtle.importKey(
+          'raw',
+          key.slice(1),
+          { name: 'Ed25519' },
+          false,
+          ['verify'],
+        );
+        valid = await crypto.subtle.verify(
+          { name: 'Ed25519' },
+          publicKey,
+          bytes.slice(12),
+          new TextEncoder().encode(`cosignature/v1\ntime ${time}\n${text}`),
+        );
+      } catch (error) {
+        return `this browser cannot check Ed25519 signatures (${error.message}).`;
+      }
+      if (!valid) return `the cosignature of the witness ${name} does not verify.`;
+      found.push({ name, time: Number(time) });
+    }
+    return found;
   }
 
   // `/verify`: check a result in this browser against the pinned key.

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StorefrontError } from '@storefront/core';
 import { v1NetworkName } from './doors/x402/networks.js';
+import { type LogWitness, parseWitnesses } from './log/witness-config.js';
 import { PAID_TIERS, type PaidTier } from './metering/tiers.js';
 import { parseResolver } from './probes/dns-client.js';
 
@@ -49,6 +50,12 @@ export interface Config {
   readonly tlsAuditPort: number;
   /** Crawl job workers (docs/decisions.md, "Crawl jobs"). */
   readonly jobs: JobsConfig;
+  /**
+   * `LOG_WITNESSES`: the witnesses the receipt log submits its checkpoints to
+   * (docs/decisions.md, "A witness for the receipt log"); empty: none (`pnpm start` then
+   * runs one in development).
+   */
+  readonly logWitnesses: readonly LogWitness[];
 }
 
 /** `JOB_*`: the workers of crawl jobs in this process. */
@@ -363,6 +370,7 @@ export function loadConfig(
     }
   }
   const tlsAuditPort = integer(env.TLS_AUDIT_PORT, 443, 1, 65535, 'TLS_AUDIT_PORT', problems);
+  const logWitnesses = parseWitnesses(env.LOG_WITNESSES, problems);
 
   if (nodeEnv === 'production') {
     if (billing.stripe === null) {
@@ -439,6 +447,7 @@ export function loadConfig(
     dnsResolver,
     tlsAuditPort,
     jobs,
+    logWitnesses,
   };
 }
 

@@ -24,6 +24,7 @@ import { JobQueue, queueSchemaOf } from './jobs/queue.js';
 import { scheduleRedemption } from './jobs/redeem.js';
 import type { WebhookServices } from './jobs/webhooks.js';
 import { logKey, randomLogKeySeed } from './log/key.js';
+import type { LogWitness } from './log/witness-config.js';
 import { type AccessTokens, accessTokens } from './metering/access-tokens.js';
 import { Meter } from './metering/meter.js';
 import { type TierPlans, tierPlans } from './metering/tiers.js';
@@ -43,7 +44,7 @@ export type AppConfig = Pick<
   | 'reservationTtlSeconds'
   | 'callDeadlineMs'
 > &
-  Partial<Pick<Config, 'jobs'>> &
+  Partial<Pick<Config, 'jobs' | 'logWitnesses'>> &
   Partial<Pick<Config, 'env' | 'billing'>> & { readonly publicBaseUrl: string };
 
 /**
@@ -164,6 +165,10 @@ export interface AppDeps {
   readonly offerReceiptKeys: OfferReceiptKeys;
   /** The transparency log's checkpoint key, named by the log's origin (`logOrigin`). */
   readonly logKey: Ed25519NoteKey;
+  /** The witnesses the log's checkpoints go to: `LOG_WITNESSES`, then any `addWitness` added. */
+  readonly witnesses: () => readonly LogWitness[];
+  /** Add a witness (the development one `pnpm start` runs beside the service). */
+  readonly addWitness: (witness: LogWitness) => void;
 }
 
 /** Build the app's dependencies from its parts: the one place they are assembled. */
@@ -180,6 +185,7 @@ export function buildDeps(parts: AppParts): AppDeps {
   const registry = parts.registry ?? REGISTRY;
   const queue = new JobQueue(parts.queueSchema ?? queueSchemaOf(undefined));
   const httpKey = parts.httpSignatureKey ?? randomHttpSignatureKey();
+  const witnesses: LogWitness[] = [...(config.logWitnesses ?? [])];
   const offerKeys = parts.offerReceiptKeys ?? randomOfferReceiptKeys();
   const doors = createDoors({
     config,
@@ -254,6 +260,10 @@ export function buildDeps(parts: AppParts): AppDeps {
     httpSignatureKey: httpKey,
     offerReceiptKeys: offerKeys,
     logKey: logKey(parts.logKeySeed ?? randomLogKeySeed(), config.publicBaseUrl),
+    witnesses: () => witnesses,
+    addWitness: (witness) => {
+      witnesses.push(witness);
+    },
   };
 }
 

@@ -82,7 +82,8 @@ export async function launchLocalWitness(options: {
     const { url, vkey } = await new Promise<{ url: string; vkey: string }>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(
-        () => reject(new Error(`the development witness did not start within ${START_TIMEOUT_MS} ms`)),
+        () =>
+          reject(new Error(`the development witness did not start within ${START_TIMEOUT_MS} ms`)),
         START_TIMEOUT_MS,
       );
       child.stdout?.on('data', (chunk: Buffer) => {

@@ -23,6 +23,7 @@ import { queueSchemaFor } from './jobs/queue.js';
 import { type JobRunner, migrateQueue } from './jobs/runner.js';
 import { startSequencer } from './log/sequencer.js';
 import { sequence } from './log/store.js';
+import type { LogWitness } from './log/witness-config.js';
 import { endLease, renewLease, sweepAbandoned } from './metering/store.js';
 import type { TierPlans } from './metering/tiers.js';
 import { createProbes } from './probes/index.js';
@@ -78,6 +79,10 @@ export interface RunningServer {
    * reads them at start, which fails while a payment stack started beside it is not up.
    */
   paymentsStarted(): Promise<void>;
+  /** The verifier key of the receipt log's checkpoints (`log.vkey` of the attestation document). */
+  readonly logVkey: string;
+  /** Submit the log's checkpoints to one more witness (the development one). */
+  witnessWith(witness: LogWitness): void;
   /**
    * Drain, then stop: admit no new call (503 `draining`, `/healthz` 503), let the calls
    * in flight finish and their charges commit, give back whatever is still reserved,
@@ -250,7 +255,7 @@ export async function startServer(
     // The transparency log: a checkpoint from the start, then pending receipts sequenced
     // every half second (by one instance at a time).
     await sequence(db, deps.logKey);
-    const sequencer = startSequencer(db, deps.logKey, logger);
+    const sequencer = startSequencer(db, deps.logKey, logger, deps.witnesses);
 
     // Requests being answered, so a drain knows when the last one has ended.
     let active = 0;
@@ -355,6 +360,8 @@ export async function startServer(
         // The terms of batch-settlement are made from the facilitator's kinds, once.
         await deps.doors.batch?.start();
       },
+      logVkey: deps.logKey.vkey,
+      witnessWith: deps.addWitness,
       async paymentsStarted() {
         await deps.doors.batch?.start({ now: true });
       },

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { cosignatureVerifier } from '@storefront/tlog';
 import { type Config, loadConfig, usesLocalPayments } from './config.js';
 import {
   type LocalPayments,
@@ -6,6 +8,7 @@ import {
   launchLocalPayments,
   withLocalPayments,
 } from './local-payments.js';
+import { type LocalWitness, launchLocalWitness } from './local-witness.js';
 import { type RunningServer, type StartOptions, startServer } from './server.js';
 
 /** The service as `main` runs it: the server, and the local payment stack when it runs one. */
@@ -15,7 +18,9 @@ export interface Service {
   readonly server: RunningServer;
   /** The development payment stack (a child process), or null when a facilitator is configured. */
   readonly payments: LocalPayments | null;
-  /** Stop the server, then the payment stack it settles on. Safe to call twice. */
+  /** The development witness of the receipt log (a child process), or null. */
+  readonly witness: LocalWitness | null;
+  /** Stop the server, then the payment stack it settles on and the witness. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -27,6 +32,11 @@ export interface ServiceOptions extends StartOptions {
   readonly launchPayments?: typeof launchLocalPayments;
   /** Options of the payment stack's process (tests point it at another script). */
   readonly payments?: LocalPaymentsOptions;
+  /**
+   * Starts the development witness (with the local payment stack, when `LOG_WITNESSES` is
+   * empty); null: none. Default: {@link launchLocalWitness}.
+   */
+  readonly launchWitness?: typeof launchLocalWitness | null;
 }
 
 /**
@@ -40,7 +50,13 @@ export async function startService(
   env: NodeJS.ProcessEnv = process.env,
   options: ServiceOptions = {},
 ): Promise<Service> {
-  const { cwd, launchPayments = launchLocalPayments, payments: stackOptions, ...rest } = options;
+  const {
+    cwd,
+    launchPayments = launchLocalPayments,
+    payments: stackOptions,
+    launchWitness = launchLocalWitness,
+    ...rest
+  } = options;
   const loaded = loadConfig(env, cwd);
   const launch: LocalPaymentsLaunch | null = usesLocalPayments(loaded)
     ? await launchPayments(loaded.localPayments, stackOptions)
@@ -59,13 +75,37 @@ export async function startService(
   const payments = stack.value;
   // The server read the facilitator's kinds while the local stack was still starting.
   if (payments !== null) await server.paymentsStarted();
+  // In development, a witness of the receipt log in its own process, with its own key
+  // (docs/decisions.md, "A witness for the receipt log").
+  let witness: LocalWitness | null = null;
+  if (launch !== null && launchWitness !== null && config.logWitnesses.length === 0) {
+    try {
+      witness = await launchWitness({
+        logVkey: server.logVkey,
+        dataDir: join(config.dataDir, 'witness'),
+      });
+    } catch (error) {
+      await server.close().catch(() => {});
+      await payments?.stack.close().catch(() => {});
+      throw error;
+    }
+    server.witnessWith({
+      url: witness.url,
+      vkey: witness.vkey,
+      verifier: cosignatureVerifier(witness.vkey),
+    });
+  }
   let closing: Promise<void> | undefined;
   return {
     config,
     server,
     payments,
+    witness,
     close() {
-      closing ??= server.close().finally(() => payments?.stack.close());
+      closing ??= server
+        .close()
+        .finally(() => payments?.stack.close())
+        .finally(() => witness?.stop());
       return closing;
     },
   };
@@ -100,6 +140,12 @@ export async function startupLines(service: Service): Promise<string[]> {
     `  payer        ${stack.payer.address}  holds ${usdc(held)} (test money, development wallet)`,
     `  payer key    ${stack.payer.privateKey}  (public development key: PAYER_PRIVATE_KEY for any x402 client)`,
     ...notes.map((note) => `  note: ${note}`),
+    ...(service.witness === null
+      ? []
+      : [
+          'Receipt log witness (development: its own process and key)',
+          `  witness      ${service.witness.url}  (${service.witness.vkey})`,
+        ]),
     'Try it:',
     `  curl -i '${example}'   # 402: the payment terms`,
     `  ${PNPM} pay '${example}'   # pays from the development wallet`,

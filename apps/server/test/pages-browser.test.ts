@@ -17,9 +17,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Attestation, receiptHash } from '@storefront/attest';
+import { cosignatureVerifier } from '@storefront/tlog';
+import { startWitness } from '@storefront/witness';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sequence } from '../src/log/store.js';
+import { logState, sequence } from '../src/log/store.js';
+import { submitCheckpoint } from '../src/log/witnesses.js';
 import { PAGE_BUDGET_BYTES, PAGES } from '../src/pages/layout.js';
 import { testApp } from './helpers.js';
 
@@ -258,6 +261,28 @@ describe.skipIf(!HAVE_CHROMIUM)('a newcomer in the browser', { timeout: 120_000 
     }
     const result = results[0] as { attestation: Attestation };
     await sequence(t.deps.db, t.deps.logKey);
+    // A witness in this process cosigns the checkpoint; the pinned document names it.
+    const witness = await startWitness({
+      name: 'witness.example/pages',
+      logs: [t.deps.logKey.vkey],
+      dataDir: mkdtempSync(join(tmpdir(), 'storefront-pages-witness-')),
+    });
+    const logWitness = {
+      url: witness.url,
+      vkey: witness.vkey,
+      verifier: cosignatureVerifier(witness.vkey),
+    };
+    t.deps.addWitness(logWitness);
+    const state = await logState(t.deps.db);
+    const cosigned = await submitCheckpoint(
+      t.deps.db,
+      t.deps.logKey.verifier,
+      logWitness,
+      state.checkpoint as string,
+      state.size,
+    );
+    expect(cosigned.kind).toBe('cosigned');
+    await witness.close();
     const proof = (await (
       await fetch(`${base}/log/proof?receipt=${receiptHash(result.attestation)}`)
     ).json()) as { index: number; proof: string[] };
@@ -272,7 +297,26 @@ describe.skipIf(!HAVE_CHROMIUM)('a newcomer in the browser', { timeout: 120_000 
     await expect
       .poll(() => logged.textContent(), POLL)
       .toContain(`In the log: entry ${proof.index} of`);
+    expect(await logged.textContent()).toContain(
+      'Cosigned by the witness witness.example/pages at',
+    );
     await screenshot(page, 'verify-logged');
+
+    // The witness's cosignature edited by one character: the page refuses it.
+    const cosignedNote = (proof as unknown as { checkpoint: string }).checkpoint;
+    const at = cosignedNote.lastIndexOf('witness.example/pages ') + 40;
+    const forged = {
+      ...proof,
+      checkpoint: `${cosignedNote.slice(0, at)}${cosignedNote[at] === 'A' ? 'B' : 'A'}${cosignedNote.slice(at + 1)}`,
+    };
+    await page.locator('#log-proof').fill(JSON.stringify(forged));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect
+      .poll(() => logged.textContent(), POLL)
+      .toContain('the cosignature of the witness witness.example/pages does not verify');
+    await page.locator('#log-proof').fill(JSON.stringify(proof));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect.poll(() => logged.textContent(), POLL).toContain('Cosigned by the witness');
 
     // One character of the audit path changed: the proof no longer leads to the root.
     const [first = '', ...rest] = proof.proof;

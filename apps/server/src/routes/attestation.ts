@@ -71,6 +71,12 @@ export async function serviceAttestation(
       tiles: `${deps.config.publicBaseUrl}/log/tile/`,
       proof: `${deps.config.publicBaseUrl}/log/proof?receipt={receiptHash}`,
       consistency: `${deps.config.publicBaseUrl}/log/consistency?old={old}&new={new}`,
+      // The witnesses that cosign its checkpoints (C2SP tlog-witness), by key.
+      witnesses: deps.witnesses().map((witness) => ({
+        name: witness.verifier.name,
+        vkey: witness.vkey,
+        url: witness.url,
+      })),
     },
   };
 }

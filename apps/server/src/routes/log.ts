@@ -21,6 +21,7 @@ import {
   readHashes,
   sequence,
 } from '../log/store.js';
+import { cosignaturesAt } from '../log/witnesses.js';
 
 /** `Cache-Control` of what never changes: full tiles and bundles, proofs between fixed sizes. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -76,11 +77,12 @@ export function logRoutes(deps: AppDeps): Router {
   const { db } = deps;
 
   router.get('/log/checkpoint', async (_req, res) => {
-    const { checkpoint } = await currentState(deps);
+    const { size, checkpoint } = await currentState(deps);
     res.setHeader('Cache-Control', SHORT);
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.type('text/plain; charset=utf-8');
-    res.send(checkpoint);
+    // The witnesses' cosignatures of this size, as further signature lines of the note.
+    res.send(checkpoint + (await cosignaturesAt(db, size)));
   });
 
   router.get(/^\/log\/(tile\/.+)$/, async (req, res) => {
@@ -136,7 +138,11 @@ export function logRoutes(deps: AppDeps): Router {
       checkpoint = asked === state.size ? state.checkpoint : await checkpointAt(db, asked);
     }
     const proof = await proveInclusion(found.index, size, (nodes) => readHashes(db, nodes));
-    res.setHeader('Cache-Control', asked === null ? SHORT : IMMUTABLE);
+    const cosignatures = await cosignaturesAt(db, size);
+    if (checkpoint !== null) checkpoint += cosignatures;
+    // Fixed once every witness cosigned it; until then a later answer may carry more lines.
+    const settled = cosignatures.split('\n').length - 1 >= deps.witnesses().length;
+    res.setHeader('Cache-Control', asked !== null && settled ? IMMUTABLE : SHORT);
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.json({
       ok: true,
