@@ -253,7 +253,7 @@ export async function startServer(
       : null;
     const heartbeat = startHeartbeat(db, instanceId, queueSchema, logger);
     // The transparency log: a checkpoint from the start, then pending receipts sequenced
-    // every half second (by one instance at a time).
+    // every second (by one instance at a time).
     await sequence(db, deps.logKey);
     const sequencer = startSequencer(db, deps.logKey, logger, deps.witnesses);
 

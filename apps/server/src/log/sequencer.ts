@@ -6,7 +6,7 @@ import { type LogWitness, witnessId } from './witness-config.js';
 import { submitCheckpoint } from './witnesses.js';
 
 /** How often an instance sequences the log's pending entries (ms). */
-export const SEQUENCE_MS = 500;
+export const SEQUENCE_MS = 1000;
 
 /** A running sequencer; `stop` waits for a run in progress. */
 export interface Sequencer {
@@ -17,7 +17,7 @@ export interface Sequencer {
 export const WITNESS_BACKOFF_MAX_MS = 60_000;
 
 /**
- * Every {@link SEQUENCE_MS}, sequence the log's pending entries ({@link sequence}); one
+ * Every {@link SEQUENCE_MS} (a second), sequence the log's pending entries ({@link sequence}); one
  * instance at a time does (the others skip), a full batch is followed by the next at once,
  * and a failed run is logged and tried again on the next tick. Paid calls never wait for
  * it: their entries are written with their bookings, and sequenced within a tick or two.

@@ -61,11 +61,16 @@ export async function sequence(db: Database, key: Ed25519NoteKey): Promise<Seque
     const current = state[0];
     if (current === undefined) return null;
     const size = Number(current.size);
-    const { rows: pending } = await tx.query<{ id: string | number; entry: string }>(
-      'SELECT id, entry FROM tlog_pending ORDER BY id LIMIT $1',
+    // Taken and deleted in one statement (this transaction commits or restores them all);
+    // a row another transaction still holds is left for the next run.
+    const { rows: taken } = await tx.query<{ id: string | number; entry: string }>(
+      `DELETE FROM tlog_pending WHERE id IN (
+         SELECT id FROM tlog_pending ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, entry`,
       [SEQUENCE_BATCH],
       'tlog_pending_take',
     );
+    const pending = taken.sort((a, b) => Number(a.id) - Number(b.id));
     if (pending.length === 0 && signedBy(current.checkpoint, key)) return { appended: 0, size };
     const frontier = current.frontier.map((hex) => new Uint8Array(Buffer.from(hex, 'hex')));
     const entries = pending.map((row) => row.entry);
@@ -94,11 +99,6 @@ export async function sequence(db: Database, key: Ed25519NoteKey): Promise<Seque
            FROM unnest(string_to_array($2::text, E'\\n')) WITH ORDINALITY AS t (e, n)`,
         [size, entries.join('\n')],
         'tlog_entries_add',
-      );
-      await tx.query(
-        'DELETE FROM tlog_pending WHERE id = ANY ($1::bigint[])',
-        [pending.map((row) => String(row.id))],
-        'tlog_pending_done',
       );
     }
     const body = formatCheckpoint({
