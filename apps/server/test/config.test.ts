@@ -48,6 +48,7 @@ describe('loadConfig', () => {
       dnsResolver: null,
       tlsAuditPort: 443,
       jobs: { workers: true, concurrency: 16, perHost: 8, queueSchema: 'graphile_worker' },
+      logWitnesses: [],
     });
   });
 
