@@ -1,0 +1,57 @@
+/**
+ * Serve the key door of this checkout on PostgreSQL, for comparing two commits under the
+ * same load (bench/README.md, "Two commits, alternated"): starts the real server in its
+ * own schema with an enterprise key (no rate window), prints `{url, key}` as one JSON
+ * line, and stops (dropping the schema) on SIGTERM or Ctrl-C.
+ * Usage: node --conditions=@storefront/source --import tsx serve-key-door.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { enterpriseKey } from './lib/service-calls.js';
+import {
+  dropSchemasSql,
+  loadConfig,
+  openDatabase,
+  silentLogger,
+  startServer,
+} from './lib/server-deps.js';
+
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error('DATABASE_URL is required (PostgreSQL)');
+const dataDir = mkdtempSync(join(tmpdir(), 'serve-key-door-'));
+const schema = `bench_ab_${process.pid}_${Date.now()}`;
+const adminToken = 'serve-key-door-admin-token';
+const server = await startServer(
+  loadConfig(
+    {
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      SIGNER_PRIVATE_KEY: '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318',
+      LOG_LEVEL: 'silent',
+      ADMIN_TOKEN: adminToken,
+      ENTERPRISE_PER_MINUTE: '1000000',
+    },
+    dataDir,
+  ),
+  { schema, logger: silentLogger() },
+);
+const { key } = await enterpriseKey(server.url, adminToken);
+console.log(JSON.stringify({ url: server.url, key }));
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  const db = await openDatabase({ url: databaseUrl, dataDir: null });
+  await db.exec(dropSchemasSql(schema));
+  await db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.once('SIGTERM', () => void stop());
+process.once('SIGINT', () => void stop());
