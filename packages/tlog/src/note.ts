@@ -82,11 +82,11 @@ export function noteKeyId(name: string, typedPublicKey: Uint8Array): number {
   return digest.readUInt32BE(0);
 }
 
-function hex8(n: number): string {
+export function hex8(n: number): string {
   return n.toString(16).padStart(8, '0');
 }
 
-function ed25519Public(publicKey: Uint8Array): KeyObject {
+export function ed25519Public(publicKey: Uint8Array): KeyObject {
   return createPublicKey({
     key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey]),
     format: 'der',
@@ -94,8 +94,14 @@ function ed25519Public(publicKey: Uint8Array): KeyObject {
   });
 }
 
-/** An Ed25519 note key from its 32-byte seed (the RFC 8032 private key). */
-export function ed25519NoteKey(name: string, seed: Uint8Array): Ed25519NoteKey {
+/**
+ * The private key and raw public key of an Ed25519 `seed` for a key named `name`, both
+ * checked (shared by note keys and cosigner keys).
+ */
+export function ed25519FromSeed(
+  name: string,
+  seed: Uint8Array,
+): { readonly privateKey: KeyObject; readonly publicKey: Uint8Array } {
   if (!isValidKeyName(name)) {
     throw new TlogError(
       'invalid_argument',
@@ -111,7 +117,12 @@ export function ed25519NoteKey(name: string, seed: Uint8Array): Ed25519NoteKey {
     type: 'pkcs8',
   });
   const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
-  const publicKey = new Uint8Array(spki.subarray(ED25519_SPKI_PREFIX.length));
+  return { privateKey, publicKey: new Uint8Array(spki.subarray(ED25519_SPKI_PREFIX.length)) };
+}
+
+/** An Ed25519 note key from its 32-byte seed (the RFC 8032 private key). */
+export function ed25519NoteKey(name: string, seed: Uint8Array): Ed25519NoteKey {
+  const { privateKey, publicKey } = ed25519FromSeed(name, seed);
   const typed = Uint8Array.of(NOTE_ALG_ED25519, ...publicKey);
   const keyId = noteKeyId(name, typed);
   const publicObject = ed25519Public(publicKey);
@@ -128,26 +139,39 @@ export function ed25519NoteKey(name: string, seed: Uint8Array): Ed25519NoteKey {
   };
 }
 
-/** The verifier of a verifier key string `<name>+<hex key ID>+<base64 key>` (Ed25519 keys). */
-export function noteVerifier(vkey: string): NoteVerifier {
+/**
+ * The name, key ID and 32-byte Ed25519 key of a verifier key string
+ * `<name>+<hex key ID>+<base64(type || key)>` whose type byte is `type`; throws
+ * `malformed_vkey`, saying why, otherwise. `what` names the kind of key in the message.
+ */
+export function parseVkey(
+  vkey: string,
+  type: number,
+  what: string,
+): { readonly name: string; readonly keyId: number; readonly publicKey: Uint8Array } {
   const bad = (why: string) =>
-    new TlogError('malformed_vkey', `\`${vkey}\` is not a verifier key: ${why}`);
+    new TlogError('malformed_vkey', `\`${vkey}\` is not ${what}: ${why}`);
   // The name and the ID hold no `+`; the base64 key may.
   const first = vkey.indexOf('+');
   const second = first < 0 ? -1 : vkey.indexOf('+', first + 1);
   if (second < 0) throw bad('expected `<name>+<hex id>+<base64 key>`');
   const name = vkey.slice(0, first);
   const idText = vkey.slice(first + 1, second);
-  const keyText = vkey.slice(second + 1);
+  const typed = fromBase64(vkey.slice(second + 1));
   if (!isValidKeyName(name)) throw bad('bad key name');
   if (!/^[0-9a-f]{8}$/.test(idText)) throw bad('the key ID is 8 lower-case hex digits');
-  const typed = fromBase64(keyText);
   if (typed === null || typed.length === 0) throw bad('the key is not base64');
-  if (typed[0] !== NOTE_ALG_ED25519) throw bad(`unknown key type ${typed[0]}`);
+  if (typed[0] !== type) throw bad(`unknown key type ${typed[0]}`);
   if (typed.length !== 33) throw bad('an Ed25519 key has 32 bytes');
   const keyId = Number.parseInt(idText, 16);
   if (noteKeyId(name, typed) !== keyId) throw bad('the key ID does not match the key');
-  const publicObject = ed25519Public(typed.subarray(1));
+  return { name, keyId, publicKey: typed.subarray(1) };
+}
+
+/** The verifier of a verifier key string `<name>+<hex key ID>+<base64 key>` (Ed25519 keys). */
+export function noteVerifier(vkey: string): NoteVerifier {
+  const { name, keyId, publicKey } = parseVkey(vkey, NOTE_ALG_ED25519, 'a verifier key');
+  const publicObject = ed25519Public(publicKey);
   return {
     name,
     keyId,

@@ -6,6 +6,7 @@ describe('public API', () => {
     expect(Object.keys(tlog).sort()).toStrictEqual([
       'HASH_SIZE',
       'MAX_ENTRY_SIZE',
+      'NOTE_ALG_COSIGNATURE_V1',
       'NOTE_ALG_ED25519',
       'TILE_HEIGHT',
       'TILE_WIDTH',
@@ -13,7 +14,10 @@ describe('public API', () => {
       'TlogError',
       'appendLeaves',
       'bytesEqual',
+      'cosignatureVerifier',
+      'cosignedMessage',
       'decodeEntryBundle',
+      'ed25519Cosigner',
       'ed25519NoteKey',
       'emptyRoot',
       'encodeEntryBundle',
