@@ -8,7 +8,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { enterpriseKey } from './lib/service-calls.js';
 import {
   dropSchemasSql,
   loadConfig,
@@ -16,6 +15,7 @@ import {
   silentLogger,
   startServer,
 } from './lib/server-deps.js';
+import { enterpriseKey } from './lib/service-calls.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL is required (PostgreSQL)');
