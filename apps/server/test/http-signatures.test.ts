@@ -360,6 +360,42 @@ describe('signed answers of /buy/*', () => {
   }, 60_000);
 });
 
+describe('signed MCP answers', () => {
+  it('a paid tools/call result and a refusal over POST /mcp', async () => {
+    const key = await liveKey(100);
+    const post = async (body: unknown, auth = true) =>
+      answerOf(
+        await fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+            ...(auth ? { authorization: `Bearer ${key}` } : {}),
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'notarize', arguments: { content: 'signed over MCP' } },
+    };
+    const paid = await post(call);
+    expect(paid.status).toBe(200);
+    const result = JSON.parse(paid.body.toString('utf8')) as {
+      result: { structuredContent: { attestation: unknown } };
+    };
+    expect(result.result.structuredContent.attestation).toBeDefined();
+    await expectSigned(paid, '/mcp', ANSWER_FIELDS, 'POST');
+    // A batch holding a tools/call is refused by the door itself, signed too.
+    const refused = await post([call, call]);
+    expect(refused.status).toBe(400);
+    await expectSigned(refused, '/mcp', ANSWER_FIELDS, 'POST');
+  });
+});
+
 describe('signed job answers and webhooks', () => {
   it('the job API answers are signed; each webhook delivery carries an RFC 9421 signature over @method, @target-uri, content-digest, webhook-id', async () => {
     const key = await liveKey(1000);

@@ -9,6 +9,7 @@ import express, { type Request, Router } from 'express';
 import * as z from 'zod';
 import type { AppDeps } from '../deps.js';
 import { type McpExchange, mcpServerFactory } from '../doors/mcp/server.js';
+import { endSigned, signedJson } from '../http/signed-answer.js';
 import { written } from '../http/written.js';
 import { MCP_PATH } from '../mcp-identity.js';
 import { requestIdOf } from '../middleware/request-id.js';
@@ -57,7 +58,11 @@ export function mcpRoutes(deps: AppDeps): Router {
     },
   );
 
-  router.post(MCP_PATH, express.json({ limit: MAX_MCP_BODY }), async (req, res) => {
+  // Every JSON answer is signed (RFC 9421) as the paid answers of /buy are: the refusals
+  // below through `res.json`, the SDK's answers through `endSigned` (docs/decisions.md,
+  // "Signed HTTP answers (RFC 9421)"). An event stream goes out unsigned, as it comes.
+  const signed = signedJson(deps.httpSignatureKey);
+  router.post(MCP_PATH, signed, express.json({ limit: MAX_MCP_BODY }), async (req, res) => {
     const body: unknown = req.body;
     if (Array.isArray(body) && body.some(isToolsCall)) {
       // One call per HTTP request, so that its 401 and its payment stand for it alone
@@ -138,9 +143,8 @@ export function mcpRoutes(deps: AppDeps): Router {
     }
     const text = await answer.text();
     carriesResult = answer.ok && isToolsCall(message) && isResult(text);
-    const json = Buffer.from(text, 'utf8');
-    res.setHeader('Content-Length', json.length);
-    res.end(json);
+    res.removeHeader('Content-Length');
+    await endSigned(req, res, deps.httpSignatureKey, res.statusCode, text, req.originalUrl);
   });
 
   return router;
