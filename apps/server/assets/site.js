@@ -336,11 +336,47 @@
     });
   }
 
+  /** A note verifier key `<name>+<hex id>+<base64(type || key)>` of `type`, or null. */
+  function vkeyOf(vkey, type) {
+    const text = String(vkey ?? '');
+    const first = text.indexOf('+');
+    const second = text.indexOf('+', first + 1);
+    const key = globalThis.StorefrontVerify.fromBase64(text.slice(second + 1));
+    if (first < 0 || second < 0 || key === null || key.length !== 33 || key[0] !== type) {
+      return null;
+    }
+    return { name: text.slice(0, first), id: text.slice(first + 1, second), key: key.slice(1) };
+  }
+
+  /** The bytes after the key ID of `name`'s signature line among `lines`, if its ID is `id`. */
+  function signatureOf(lines, { name, id }) {
+    const line = lines.split('\n').find((l) => l.startsWith(`\u2014 ${name} `));
+    const bytes =
+      line === undefined
+        ? null
+        : globalThis.StorefrontVerify.fromBase64(line.slice(name.length + 3));
+    const hex =
+      bytes && Array.from(bytes.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('');
+    return hex === id ? bytes.slice(4) : null;
+  }
+
+  /** Whether `signature` is `key`'s Ed25519 signature of `text` (WebCrypto). */
+  async function ed25519(key, signature, text) {
+    const publicKey = await crypto.subtle.importKey('raw', key, { name: 'Ed25519' }, false, [
+      'verify',
+    ]);
+    return crypto.subtle.verify(
+      { name: 'Ed25519' },
+      publicKey,
+      signature,
+      new TextEncoder().encode(text),
+    );
+  }
+
   /**
-   * Whether a receipt is in the log (docs/decisions.md, "A transparency log of every
-   * receipt"): the checkpoint in `proofText` (a `/log/proof` answer) is a signed note of
-   * the pinned document's `log.vkey` (Ed25519, WebCrypto), and the inclusion proof leads
-   * from the receipt's entry to its root (the bundle's RFC 9162 check).
+   * Whether a receipt is in the log: the checkpoint of `proofText` (a `/log/proof` answer)
+   * is signed by the pinned `log.vkey`, the proof leads from the receipt's entry to its
+   * root (RFC 9162), and the pinned witnesses' cosignatures (`cosignature/v1`) verify.
    */
   async function checkLog(receipt, proofText, pinned) {
     const V = globalThis.StorefrontVerify;
@@ -351,60 +387,46 @@
     } catch (error) {
       return fail(`the proof is not JSON (${error.message}).`);
     }
-    const vkey = pinned?.log?.vkey;
-    if (typeof vkey !== 'string') return fail('the service publishes no log key.');
+    if (typeof pinned?.log?.vkey !== 'string') return fail('the service publishes no log key.');
+    const log = vkeyOf(pinned.log.vkey, 1);
+    if (log === null) return fail('the published log key is not an Ed25519 verifier key.');
     if (typeof receipt !== 'object' || receipt === null) return fail('the result has no receipt.');
-    const first = vkey.indexOf('+');
-    const second = vkey.indexOf('+', first + 1);
-    const name = vkey.slice(0, first);
-    const id = vkey.slice(first + 1, second);
-    const key = V.fromBase64(vkey.slice(second + 1));
-    if (first < 0 || second < 0 || key === null || key.length !== 33 || key[0] !== 1) {
-      return fail('the published log key is not an Ed25519 verifier key.');
-    }
     const note = String(found.checkpoint ?? '');
     const split = note.lastIndexOf('\n\n');
     const text = note.slice(0, split + 1);
-    const line = note
-      .slice(split + 2)
-      .split('\n')
-      .find((l) => l.startsWith(`\u2014 ${name} `));
-    const signature = line === undefined ? null : V.fromBase64(line.slice(name.length + 3));
-    const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-    if (
-      split < 0 ||
-      signature === null ||
-      signature.length !== 68 ||
-      hex(signature.slice(0, 4)) !== id
-    ) {
+    const lines = note.slice(split + 2);
+    const signature = split < 0 ? null : signatureOf(lines, log);
+    if (signature === null || signature.length !== 64) {
       return fail('the checkpoint carries no signature of the log key.');
     }
-    let signed = false;
+    const witnessed = [];
     try {
-      const publicKey = await crypto.subtle.importKey(
-        'raw',
-        key.slice(1),
-        { name: 'Ed25519' },
-        false,
-        ['verify'],
-      );
-      signed = await crypto.subtle.verify(
-        { name: 'Ed25519' },
-        publicKey,
-        signature.slice(4),
-        new TextEncoder().encode(text),
-      );
+      if (!(await ed25519(log.key, signature, text))) {
+        return fail('the checkpoint’s signature does not verify.');
+      }
+      for (const witness of Array.isArray(pinned.log.witnesses) ? pinned.log.witnesses : []) {
+        const key = vkeyOf(witness?.vkey, 4);
+        const cosigned = key && signatureOf(lines, key);
+        if (!cosigned || cosigned.length !== 72) continue;
+        const time = new DataView(cosigned.buffer, cosigned.byteOffset, 8).getBigUint64(0);
+        const message = `cosignature/v1\ntime ${time}\n${text}`;
+        if (!(await ed25519(key.key, cosigned.slice(8), message))) {
+          return fail(`the cosignature of the witness ${key.name} does not verify.`);
+        }
+        witnessed.push(
+          ` Cosigned by the witness ${key.name} at ${new Date(Number(time) * 1000).toISOString()}.`,
+        );
+      }
     } catch (error) {
       return fail(`this browser cannot check Ed25519 signatures (${error.message}).`);
     }
-    if (!signed) return fail('the checkpoint’s signature does not verify.');
     let checkpoint;
     try {
       checkpoint = V.parseCheckpoint(text);
     } catch (error) {
       return fail(error.message);
     }
-    if (checkpoint.origin !== name) return fail('the checkpoint is of another log.');
+    if (checkpoint.origin !== log.name) return fail('the checkpoint is of another log.');
     const proof = Array.isArray(found.proof) ? found.proof.map((h) => V.fromBase64(String(h))) : [];
     if (!Array.isArray(found.proof) || proof.some((h) => h === null || h.length !== 32)) {
       return fail('the proof is not a list of base64 hashes.');
@@ -422,61 +444,10 @@
       V.verifyInclusion(V.leafHash(entry), index, checkpoint.size, proof, checkpoint.root);
     if (!ok)
       return fail(`the proof does not lead from entry ${found.index} to the signed checkpoint.`);
-    const witnessed = await cosignatures(note.slice(split + 2), text, pinned?.log?.witnesses);
-    if (typeof witnessed === 'string') return fail(witnessed);
-    const by = witnessed
-      .map((w) => ` Cosigned by the witness ${w.name} at ${new Date(w.time * 1000).toISOString()}.`)
-      .join('');
     return {
       ok: true,
-      message: `In the log: entry ${index} of ${checkpoint.origin}, whose checkpoint of ${checkpoint.size} entries is signed by its key.${by}`,
+      message: `In the log: entry ${index} of ${checkpoint.origin}, whose checkpoint of ${checkpoint.size} entries is signed by its key.${witnessed.join('')}`,
     };
-  }
-
-  /**
-   * The witnesses' cosignatures (C2SP tlog-cosignature, Ed25519 `cosignature/v1`) among a
-   * checkpoint's signature `lines`, checked against the pinned document's witnesses: each
-   * valid one's name and time, or why one fails.
-   */
-  async function cosignatures(lines, text, witnesses) {
-    const V = globalThis.StorefrontVerify;
-    const found = [];
-    for (const witness of Array.isArray(witnesses) ? witnesses : []) {
-      const vkey = String(witness?.vkey ?? '');
-      const first = vkey.indexOf('+');
-      const second = vkey.indexOf('+', first + 1);
-      const name = vkey.slice(0, first);
-      const id = vkey.slice(first + 1, second);
-      const key = V.fromBase64(vkey.slice(second + 1));
-      if (first < 0 || second < 0 || key === null || key.length !== 33 || key[0] !== 4) continue;
-      const line = lines.split('\n').find((l) => l.startsWith(`\u2014 ${name} `));
-      const bytes = line === undefined ? null : V.fromBase64(line.slice(name.length + 3));
-      if (bytes === null || bytes.length !== 76) continue;
-      const hex = Array.from(bytes.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('');
-      if (hex !== id) continue;
-      const time = new DataView(bytes.buffer, bytes.byteOffset + 4, 8).getBigUint64(0);
-      let valid = false;
-      try {
-        const publicKey = await crypto.subtle.importKey(
-          'raw',
-          key.slice(1),
-          { name: 'Ed25519' },
-          false,
-          ['verify'],
-        );
-        valid = await crypto.subtle.verify(
-          { name: 'Ed25519' },
-          publicKey,
-          bytes.slice(12),
-          new TextEncoder().encode(`cosignature/v1\ntime ${time}\n${text}`),
-        );
-      } catch (error) {
-        return `this browser cannot check Ed25519 signatures (${error.message}).`;
-      }
-      if (!valid) return `the cosignature of the witness ${name} does not verify.`;
-      found.push({ name, time: Number(time) });
-    }
-    return found;
   }
 
   // `/verify`: check a result in this browser against the pinned key.
