@@ -1,7 +1,7 @@
 /**
- * The development payment stack's own process, seen from outside: `main` as a real
- * process forks it, and it goes when `main` goes, whether `main` stops (SIGTERM) or is
- * killed without a chance to stop it (SIGKILL).
+ * The development payment stack's and the log witness's own processes, seen from outside:
+ * `main` as a real process forks them, and they go when `main` goes, whether `main` stops
+ * (SIGTERM) or is killed without a chance to stop it (SIGKILL).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -28,8 +28,10 @@ afterAll(async () => {
 interface Running {
   readonly main: ChildProcess;
   readonly facilitatorUrl: string;
-  /** The payment stack's process: the one child `main` forked. */
-  readonly stackPid: number;
+  /** The development witness's URL. */
+  readonly witnessUrl: string;
+  /** The processes `main` forked: the payment stack and the witness. */
+  readonly childPids: readonly number[];
 }
 
 /** `src/main.ts` as `pnpm dev` runs it, until its start-up lines are out. */
@@ -54,12 +56,13 @@ async function startMain(): Promise<Running> {
   );
   started.add(child);
   let output = '';
-  const facilitatorUrl = await new Promise<string>((resolve, reject) => {
+  const [facilitatorUrl, witnessUrl] = await new Promise<[string, string]>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      // The last line of the stack's part of the start-up lines.
-      const match = /facilitator {2}(http:\/\/\S+)[\s\S]*Try it:/.exec(output);
-      if (match) resolve(match[1] as string);
+      // The stack's and the witness's lines, then the last part of the start-up lines.
+      const match =
+        /facilitator {2}(http:\/\/\S+)[\s\S]*witness {6}(http:\/\/\S+)[\s\S]*Try it:/.exec(output);
+      if (match) resolve([match[1] as string, match[2] as string]);
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
@@ -69,8 +72,8 @@ async function startMain(): Promise<Running> {
     .trim()
     .split(/\s+/)
     .map(Number);
-  expect(children).toHaveLength(1);
-  return { main: child, facilitatorUrl, stackPid: children[0] as number };
+  expect(children).toHaveLength(2);
+  return { main: child, facilitatorUrl, witnessUrl, childPids: children };
 }
 
 /** Whether `pid` still runs (a zombie waiting for its reaper does not). */
@@ -87,18 +90,25 @@ async function exited(pid: number): Promise<void> {
   while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-describe.skipIf(process.platform !== 'linux')('the payment stack process', () => {
+/** Both children gone, and neither answers any more. */
+async function childrenGone(running: Running): Promise<void> {
+  for (const pid of running.childPids) await exited(pid);
+  await expect(fetch(`${running.facilitatorUrl}/supported`)).rejects.toThrow();
+  await expect(fetch(`${running.witnessUrl}/`)).rejects.toThrow();
+}
+
+describe.skipIf(process.platform !== 'linux')('the payment stack and witness processes', () => {
   it(
     'stops with main on SIGTERM, and main exits 0',
     async () => {
       const running = await startMain();
       expect((await fetch(`${running.facilitatorUrl}/supported`)).status).toBe(200);
+      expect((await fetch(`${running.witnessUrl}/`)).status).toBe(200);
       const mainExit = once(running.main, 'exit');
       running.main.kill('SIGTERM');
       expect((await mainExit)[0]).toBe(0);
       started.delete(running.main);
-      await exited(running.stackPid);
-      await expect(fetch(`${running.facilitatorUrl}/supported`)).rejects.toThrow();
+      await childrenGone(running);
     },
     START_TIMEOUT_MS,
   );
@@ -107,13 +117,12 @@ describe.skipIf(process.platform !== 'linux')('the payment stack process', () =>
     'goes when main is killed without a chance to stop it (SIGKILL)',
     async () => {
       const running = await startMain();
-      expect(alive(running.stackPid)).toBe(true);
+      for (const pid of running.childPids) expect(alive(pid)).toBe(true);
       const mainExit = once(running.main, 'exit');
       running.main.kill('SIGKILL');
       await mainExit;
       started.delete(running.main);
-      await exited(running.stackPid);
-      await expect(fetch(`${running.facilitatorUrl}/supported`)).rejects.toThrow();
+      await childrenGone(running);
     },
     START_TIMEOUT_MS,
   );
