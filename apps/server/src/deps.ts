@@ -209,6 +209,7 @@ export function buildDeps(parts: AppParts): AppDeps {
       publicBaseUrl: config.publicBaseUrl,
       ledger: ledgerFor(config.payment.rpcUrl, config.payment.network, config.payment.asset),
       clock: parts.clock,
+      offerReceiptKeys: offerKeys,
     }),
     services: {
       db: parts.db,

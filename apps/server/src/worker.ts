@@ -63,7 +63,8 @@ export async function startWorker(
     const queueSchema = queueSchemaFor(config, options.schema);
     const connection = queueConnection(config.databaseUrl, queueSchema);
     await migrateQueue(connection, logger);
-    const { signer, receiverAuthorizerKey, httpSignatureKey } = await serviceSigner(config, logger);
+    const { signer, receiverAuthorizerKey, httpSignatureKey, offerReceiptKeys } =
+      await serviceSigner(config, logger);
     const instanceId = randomUUID();
     const publicBaseUrl = config.publicBaseUrl ?? defaultBaseUrl(config.host, config.port);
     const deps = buildDeps({
@@ -72,6 +73,7 @@ export async function startWorker(
       signer,
       receiverAuthorizerKey,
       httpSignatureKey,
+      offerReceiptKeys,
       fetcher,
       logger,
       version: pkg.version,

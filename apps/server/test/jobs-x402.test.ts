@@ -6,6 +6,14 @@ import { type CrawlSite, startCrawlSite } from '@storefront/test-utils';
 import { x402Client } from '@x402/core/client';
 import { toClientEvmSigner } from '@x402/evm';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
+import {
+  type EIP712SignedOffer,
+  extractOffersFromPaymentRequired,
+  type JWSSignedOffer,
+  type SignedOffer,
+  verifyOfferSignatureEIP712,
+  verifyOfferSignatureJWS,
+} from '@x402/extensions/offer-receipt';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { pino } from 'pino';
 import { createWalletClient, type Hex, http as viemHttp } from 'viem';
@@ -20,6 +28,7 @@ import { settleWaitingJobs } from '../src/jobs/payments.js';
 import { JobQueue, queueSchemaOf } from '../src/jobs/queue.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import { type Claim, expectReceipts, published, rederive } from './x402/offer-receipt-checks.js';
 
 // A crawl job paid through the x402 door: the official client pays `upto` (Permit2) for
 // at most `limit × page price`; the job settles once, at the end, for the pages it
@@ -80,6 +89,13 @@ afterAll(async () => {
   await dropSchema(schema);
 });
 
+/** An EIP-712 offer's payload, once its signer is recovered as `address`. */
+async function verifyEip712Offer(offer: EIP712SignedOffer, address: string) {
+  const { signer, payload } = await verifyOfferSignatureEIP712(offer);
+  expect(signer.toLowerCase()).toBe(address.toLowerCase());
+  return payload;
+}
+
 function payingFetch(): typeof fetch {
   const client = new x402Client().register(
     'eip155:*',
@@ -116,9 +132,47 @@ describe('crawl jobs through the x402 door', () => {
       amount: String(20n * TEXT_PRICE),
       payTo: stack.payTo,
     });
-    const body = (await answer.json()) as { accepts: Record<string, unknown>[] };
+    const body = (await answer.json()) as {
+      accepts: Record<string, unknown>[];
+      extensions: Record<string, { info: { offers: SignedOffer[] } }>;
+    };
     expect(body.accepts[0]).toMatchObject({ scheme: 'exact', amount: String(20n * TEXT_PRICE) });
     expect(String(body.accepts[0]?.description)).toMatch(/v1 has no upto/);
+
+    // Signed offers beside both faces' terms, verified with @x402/extensions against the
+    // published keys: v2's for its upto entry, the body's for the v1 exact one.
+    const keys = await published(server.url);
+    const resource = `${server.url}/jobs/crawl`;
+    const faces = [
+      { offers: extractOffersFromPaymentRequired(v2 as never), scheme: 'upto' },
+      { offers: body.extensions['offer-receipt']?.info.offers ?? [], scheme: 'exact' },
+    ];
+    for (const { offers, scheme } of faces) {
+      expect(offers.map((offer) => offer.format).sort()).toEqual(['eip712', 'jws']);
+      for (const offer of offers) {
+        const payload =
+          offer.format === 'eip712'
+            ? await verifyEip712Offer(offer as EIP712SignedOffer, keys.eip712Address)
+            : await verifyOfferSignatureJWS(offer as JWSSignedOffer, keys.jwk);
+        expect(payload).toMatchObject({
+          resourceUrl: resource,
+          scheme,
+          amount: String(20n * TEXT_PRICE),
+          payTo: stack.payTo,
+        });
+      }
+      // One byte of the signed offer changed: it no longer verifies.
+      const jws = offers.find((offer) => offer.format === 'jws') as JWSSignedOffer;
+      const [h, p, sig] = jws.signature.split('.') as [string, string, string];
+      const bytes = Buffer.from(p, 'base64url');
+      bytes[5] = (bytes[5] as number) ^ 1;
+      await expect(
+        verifyOfferSignatureJWS(
+          { ...jws, signature: `${h}.${bytes.toString('base64url')}.${sig}` },
+          keys.jwk,
+        ),
+      ).rejects.toThrow();
+    }
   });
 
   it('settles once, at the end, for the pages delivered, checked on chain', async () => {
@@ -150,14 +204,34 @@ describe('crawl jobs through the x402 door', () => {
     expect(await stack.balanceOf(DEV_PAYER.address)).toBe(payerBefore - delivered);
     expect(await stack.balanceOf(stack.payTo)).toBe(payeeBefore + delivered);
 
+    // The settlement's signed receipt, on the job, verified with @x402/extensions.
+    await expectReceipts(
+      {
+        extensions: job.payment.extensions as Record<string, unknown>,
+        payer: String(job.payment.payer),
+        transaction: String(job.payment.transaction),
+      },
+      await published(server.url),
+      `${server.url}/jobs/crawl`,
+    );
+    expect(String(job.payment.payer)).toBe(DEV_PAYER.address.toLowerCase());
+
     // The job token reads the pages; the manifest verifies them.
     const pages = (await (
       await fetch(`${server.url}/jobs/${created.jobId}/pages?limit=50`, {
         headers: { authorization: `Bearer ${created.jobToken}` },
       })
-    ).json()) as { pages: unknown[] };
+    ).json()) as { pages: Record<string, unknown>[]; provenance: Claim[] };
     expect(pages.pages).toHaveLength(12);
     expect(verifyManifest(job.manifest, pages.pages, server.signer.address).valid).toBe(true);
+    // Each page carries the provenance claim of its single-page call, `/buy/fetch?url=`.
+    pages.pages.forEach((page, i) => {
+      const claim = pages.provenance[i] as Claim;
+      expect(claim.method).toContain('/buy/fetch');
+      expect(rederive('/buy/fetch', { url: page.url }, page, claim)).toBe(claim.responseHash);
+      const edited = { ...page, text: `${String(page.text)} ` };
+      expect(rederive('/buy/fetch', { url: page.url }, edited, claim)).not.toBe(claim.responseHash);
+    });
     // Without the token, the job is not there.
     const anonymous = await fetch(`${server.url}/jobs/${created.jobId}`);
     expect(anonymous.status).toBe(404);
@@ -215,7 +289,15 @@ describe('crawl jobs through the x402 door', () => {
       body: JSON.stringify({ url: `${site.origin}/p/0`, limit: 5, format: 'text' }),
     });
     expect(answer.status).toBe(202);
+    // The settlement answer of v1, with the signed receipt, as a paid call's.
+    const settlement = JSON.parse(
+      Buffer.from(answer.headers.get('x-payment-response') as string, 'base64').toString(),
+    ) as { success: boolean; payer: string; transaction: string; extensions: never };
+    expect(settlement).toMatchObject({ success: true, payer: DEV_PAYER.address.toLowerCase() });
+    expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    await expectReceipts(settlement, await published(server.url), `${server.url}/jobs/crawl`);
     const created = (await answer.json()) as JobAnswer;
+    expect(created.payment.extensions).toStrictEqual(settlement.extensions);
     expect(created.payment).toMatchObject({
       scheme: 'exact',
       x402Version: 1,

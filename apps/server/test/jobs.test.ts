@@ -17,6 +17,7 @@ import {
   tempDir,
   uniqueSchema,
 } from './helpers.js';
+import { type Claim, rederive } from './x402/offer-receipt-checks.js';
 
 // Crawl jobs end to end on a real server with its job workers (on PostgreSQL, or on the
 // embedded database served to graphile-worker through its socket): the key door's
@@ -102,8 +103,16 @@ async function until(key: string, id: string, done: (job: Job) => boolean): Prom
 
 const ended = (job: Job) => !['queued', 'running'].includes(job.status);
 
-/** Every page of a job, read `per` at a time through the cursor. */
-async function allPages(key: string, id: string, per: number): Promise<unknown[]> {
+/**
+ * Every page of a job, read `per` at a time through the cursor; `claims`, when given,
+ * gets the provenance claim beside each page, in the same order.
+ */
+async function allPages(
+  key: string,
+  id: string,
+  per: number,
+  claims?: (Claim | null)[],
+): Promise<unknown[]> {
   const pages: unknown[] = [];
   let after: string | null = '0';
   let reads = 0;
@@ -112,8 +121,14 @@ async function allPages(key: string, id: string, per: number): Promise<unknown[]
       headers: { authorization: `Bearer ${key}` },
     });
     expect(answer.status).toBe(200);
-    const body = answer.body as { pages: unknown[]; next: string | null };
+    const body = answer.body as {
+      pages: unknown[];
+      provenance: (Claim | null)[];
+      next: string | null;
+    };
+    expect(body.provenance).toHaveLength(body.pages.length);
     pages.push(...body.pages);
+    claims?.push(...body.provenance);
     after = body.next;
     reads += 1;
     if (reads > 1000) throw new Error('the cursor never ended');
@@ -213,7 +228,8 @@ describe('crawl jobs through the key door', () => {
     expect(rows.filter((row) => row.route === 'markdown' && row.charged)).toHaveLength(31);
 
     // Each page is the single-page product's answer for its bytes, with its own receipt.
-    const pages = (await allPages(key, body.jobId, 7)) as Record<string, unknown>[];
+    const claims: (Claim | null)[] = [];
+    const pages = (await allPages(key, body.jobId, 7, claims)) as Record<string, unknown>[];
     expect(pages).toHaveLength(31);
     expect(new Set(pages.map((page) => page.url)).size).toBe(31);
     const single = await fetchJson(
@@ -231,6 +247,28 @@ describe('crawl jobs through the key door', () => {
     for (const page of pages) {
       expect(verifyReceipt(page, server.signer.address, { route: 'markdown' }).valid).toBe(true);
     }
+    // Each page carries the provenance claim its single-page call would: re-derived with
+    // another RFC 8785 implementation from the page and its URL alone, and the method the
+    // single-page answer's claim names.
+    const singleClaim = JSON.parse(
+      Buffer.from(single.headers.get('response-provenance') as string, 'base64').toString(),
+    ) as Claim;
+    pages.forEach((page, i) => {
+      const claim = claims[i] as Claim;
+      expect(claim).toMatchObject({
+        fixedPointVersion: 'GVP-FixedPoint/2',
+        resultCarriage: 'body',
+        method: singleClaim.method,
+      });
+      const inputs = { url: page.url };
+      expect(rederive('/buy/markdown', inputs, page, claim)).toBe(claim.responseHash);
+    });
+    const claimed = claims[3] as Claim;
+    const page3 = pages[3] as Record<string, unknown>;
+    const edited3 = { ...page3, text: `${String(page3.text).slice(0, -1)}#` };
+    expect(rederive('/buy/markdown', { url: page3.url }, edited3, claimed)).not.toBe(
+      claimed.responseHash,
+    );
 
     // The manifest verifies the whole crawl as one, and refuses an edited page.
     const verified = verifyManifest(job.manifest, pages, server.signer.address);

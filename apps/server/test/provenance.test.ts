@@ -22,17 +22,12 @@ import { toClientEvmSigner } from '@x402/evm';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import {
   type EIP712SignedOffer,
-  type EIP712SignedReceipt,
   extractOffersFromPaymentRequired,
   extractReceiptFromResponse,
   findAcceptsObjectFromSignedOffer,
   type JWSSignedOffer,
-  type JWSSignedReceipt,
-  type SignedReceipt,
   verifyOfferSignatureEIP712,
   verifyOfferSignatureJWS,
-  verifyReceiptSignatureEIP712,
-  verifyReceiptSignatureJWS,
 } from '@x402/extensions/offer-receipt';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import erdtman from 'canonicalize';
@@ -49,6 +44,7 @@ import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { ADMIN_TOKEN } from './keys.js';
 import { liveKeyAt } from './listening.js';
+import { type Claim, expectReceipts, published, rederive } from './x402/offer-receipt-checks.js';
 import { officialV2Payer } from './x402/payments.js';
 
 /** The proposal's normative worked vector (PR #3304 at 760e85e9). */
@@ -154,57 +150,6 @@ afterAll(async () => {
   if (DATABASE_URL !== null) await dropSchema(schema);
 }, 60_000);
 
-/** A claim as it travels. */
-interface Claim {
-  readonly responseHash: string;
-  readonly fixedPointVersion: string;
-  readonly resultCarriage: string;
-  readonly method: string;
-  readonly dataVintage: string;
-}
-
-/** What a verifier needs of the service, from its published documents only. */
-interface Published {
-  readonly eip712Address: string;
-  readonly jwsKid: string;
-  readonly jwk: { kty: string; crv: string; x: string };
-}
-
-async function published(): Promise<Published> {
-  const attestation = (await (
-    await fetch(`${server.url}/.well-known/service-attestation`)
-  ).json()) as {
-    offerReceipt: { eip712: { address: string }; jws: { kid: string; jwksKid: string } };
-  };
-  const { keys } = (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as {
-    keys: { kid: string; kty: string; crv: string; x: string; purpose?: string }[];
-  };
-  const key = keys.find((k) => k.kid === attestation.offerReceipt.jws.jwksKid);
-  if (key === undefined) throw new Error('the offer-receipt key is not in the JWKS');
-  expect(key.purpose).toBe('x402-offer-receipt');
-  return {
-    eip712Address: attestation.offerReceipt.eip712.address,
-    jwsKid: attestation.offerReceipt.jws.kid,
-    jwk: { kty: key.kty, crv: key.crv, x: key.x },
-  };
-}
-
-/**
- * A client's own re-derivation, with `json-canonicalize` (not the server's JCS): the
- * inputs from the query the client sent (WHATWG `URLSearchParams`, values as strings, a
- * repeated name an array), the result the body it received.
- */
-function rederive(endpoint: string, inputs: unknown, result: unknown, claim: Claim): string {
-  const canonical = cyberphone({
-    endpoint,
-    inputs,
-    result,
-    method: claim.method,
-    dataVintage: claim.dataVintage,
-  } as never);
-  return `sha256:${createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
-}
-
 function inputsOf(url: URL): Record<string, string | string[]> {
   const inputs: Record<string, string | string[]> = {};
   for (const [name, value] of url.searchParams) {
@@ -242,53 +187,6 @@ function expectVerified(url: URL, bodyText: string, claim: Claim): void {
   expect(rederive(url.pathname, { ...inputs, x: '1' }, JSON.parse(bodyText), claim)).not.toBe(
     claim.responseHash,
   );
-}
-
-/** Verify a receipt in both forms with the package's own functions, against the published keys. */
-async function expectReceipts(
-  settlement: SettleResponse,
-  keys: Published,
-  resourceUrl: string,
-): Promise<void> {
-  const info = (
-    settlement.extensions as Record<string, { info: Record<string, unknown> }> | undefined
-  )?.['offer-receipt']?.info;
-  expect(info).toBeDefined();
-  const receipts = info?.receipts as SignedReceipt[];
-  const eip712 = receipts.find((r) => r.format === 'eip712') as EIP712SignedReceipt;
-  const jws = receipts.find((r) => r.format === 'jws') as JWSSignedReceipt;
-  expect(info?.receipt).toStrictEqual(eip712);
-
-  const recovered = await verifyReceiptSignatureEIP712(eip712);
-  expect(recovered.signer.toLowerCase()).toBe(keys.eip712Address.toLowerCase());
-  expect(recovered.payload).toMatchObject({
-    resourceUrl,
-    payer: settlement.payer,
-    network: 'eip155:8453',
-    transaction: settlement.transaction,
-  });
-  // EIP-712: a one-byte edit of the payload recovers another signer.
-  const editedUrl = `${resourceUrl.slice(0, -1)}${resourceUrl.endsWith('e') ? 'f' : 'e'}`;
-  const forged = await verifyReceiptSignatureEIP712({
-    ...eip712,
-    payload: { ...eip712.payload, resourceUrl: editedUrl },
-  });
-  expect(forged.signer.toLowerCase()).not.toBe(keys.eip712Address.toLowerCase());
-
-  // JWS: verified with the published JWK, and with the key its `did:jwk` kid names.
-  const payload = await verifyReceiptSignatureJWS(jws, keys.jwk);
-  expect(payload).toMatchObject({ resourceUrl, payer: settlement.payer, network: 'eip155:8453' });
-  expect(await verifyReceiptSignatureJWS(jws)).toStrictEqual(payload);
-  const header = JSON.parse(
-    Buffer.from(jws.signature.split('.')[0] as string, 'base64url').toString(),
-  ) as { kid: string; alg: string };
-  expect(header).toStrictEqual({ alg: 'EdDSA', kid: keys.jwsKid });
-  // One byte of the signed payload changed: the signature fails.
-  const [h, p, s] = jws.signature.split('.') as [string, string, string];
-  const bytes = Buffer.from(p, 'base64url');
-  bytes[bytes.length - 2] = (bytes[bytes.length - 2] as number) ^ 1;
-  const tampered = { ...jws, signature: `${h}.${bytes.toString('base64url')}.${s}` };
-  await expect(verifyReceiptSignatureJWS(tampered, keys.jwk)).rejects.toThrow();
 }
 
 /** The provenance claim in a settlement response's extensions. */
@@ -336,7 +234,7 @@ describe('response provenance and offer-receipt, door by door', () => {
   });
 
   it('signs offers beside the terms of a 402, in both forms, verified with the package', async () => {
-    const keys = await published();
+    const keys = await published(server.url);
     const res = await fetch(`${server.url}/buy/notarize?content=offers`);
     expect(res.status).toBe(402);
     const terms = decodePaymentRequiredHeader(res.headers.get('payment-required') as string);
@@ -369,7 +267,7 @@ describe('response provenance and offer-receipt, door by door', () => {
   });
 
   it('x402 v2 (@x402/fetch): the claim in PAYMENT-RESPONSE and the header agree and re-derive; the receipt verifies in both forms', async () => {
-    const keys = await published();
+    const keys = await published(server.url);
     const pay = wrapFetchWithPayment(fetch, officialV2Payer(DEV_PAYER.privateKey));
     const url = new URL(`${server.url}/buy/notarize?content=paid+v2`);
     const res = await pay(url);
@@ -386,7 +284,7 @@ describe('response provenance and offer-receipt, door by door', () => {
   }, 60_000);
 
   it('x402 v1 (x402-fetch 1.2.0, X-PAYMENT): the same claim and receipts in X-PAYMENT-RESPONSE', async () => {
-    const keys = await published();
+    const keys = await published(server.url);
     const wallet = createWalletClient({
       account: privateKeyToAccount(DEV_PAYER.privateKey as Hex),
       chain: baseChain,
@@ -408,7 +306,7 @@ describe('response provenance and offer-receipt, door by door', () => {
   }, 60_000);
 
   it('x402 batch-settlement: a voucher-paid result carries the same claim and receipts', async () => {
-    const keys = await published();
+    const keys = await published(server.url);
     const account = privateKeyToAccount(DEV_PAYER.privateKey as Hex);
     const chain = createPublicClient({ transport: viemHttp(stack.rpcUrl) });
     const client = new x402Client().setSpendControls(false).register(
@@ -451,7 +349,7 @@ describe('response provenance and offer-receipt, door by door', () => {
   });
 
   it('x402 inside MCP: offers with the terms; the claim and the receipts in _meta["x402/payment-response"]', async () => {
-    const keys = await published();
+    const keys = await published(server.url);
     const client = new Client({ name: 'provenance-x402', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
     const args = { content: 'paid over MCP' };

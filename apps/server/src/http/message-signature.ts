@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, hkdfSync, randomBytes } from 'node:crypto';
 import { type Ed25519Sign, ed25519PrivateKey, ed25519Signer } from './ed25519.js';
+import { splitTarget } from './request-target.js';
 
 /**
  * RFC 9421 HTTP Message Signatures of the service's paid answers and webhook requests
@@ -108,15 +109,8 @@ function signed(
 
 /** The `@path` and `@query` (RFC 9421 §2.2.6, §2.2.7) of a request target. */
 function pathAndQuery(target: string): { path: string; query: string } {
-  let rest = target;
-  if (!rest.startsWith('/')) {
-    // Absolute form (a request through a proxy): its path and query as sent.
-    const url = URL.canParse(rest) ? new URL(rest) : null;
-    rest = url === null ? '/' : `${url.pathname}${url.search}`;
-  }
-  const mark = rest.indexOf('?');
-  const path = mark === -1 ? rest : rest.slice(0, mark);
-  return { path: path === '' ? '/' : path, query: mark === -1 ? '?' : rest.slice(mark) };
+  const { path, query } = splitTarget(target);
+  return { path: path === '' ? '/' : path, query: query === null ? '?' : `?${query}` };
 }
 
 /** What an answer's signature covers. */

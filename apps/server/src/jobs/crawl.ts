@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Database, Queryable } from '../db/database.js';
 import { logEntryOf } from '../log/entry.js';
 import type { WorkOutcome } from '../pipeline/outcome.js';
+import { claimOf, questionOfTarget, type ResponseProvenance } from '../pipeline/provenance.js';
 import { perform } from '../pipeline/work.js';
 import type { AnyRoute } from '../registry/types.js';
 import { type Compute, pageLinksTask } from '../work/compute.js';
@@ -67,6 +68,16 @@ export function pageRouteOf(
   });
   if (!checked.ok) throw new Error(`/buy/${name} refused a plain URL`);
   return { route, params: checked.params, price: route.priceFor(checked.params).amount };
+}
+
+/**
+ * The single-page request a job's page answers as (`/buy/markdown?url=<page>`, with the
+ * job's `maxChars`): its product, receipt and provenance claim are that call's.
+ */
+export function pageTarget(route: AnyRoute, url: string, maxChars?: number): string {
+  const query = new URLSearchParams({ url });
+  if (maxChars !== undefined) query.set('maxChars', String(maxChars));
+  return `${route.path}?${query}`;
 }
 
 /** What robots.txt of an origin says for our crawler. */
@@ -216,8 +227,17 @@ export async function crawlPage(services: JobServices, task: PageTask): Promise<
     fetched.ok && task.depth < job.params.maxDepth && isPageOk(outcome)
       ? await linksOf(services.compute, fetched.doc, job.params)
       : [];
-  const page = resultOf(services.signer, route.name, outcome, task.url);
-  await commitPage(services, task, job, route.name, page, links);
+  const made = resultOf(services.signer, route.name, outcome, task.url);
+  // The page's claim is the one its single-page call would carry (`GET /buy/<format>?url=`).
+  const provenance = made.ok
+    ? claimOf(
+        questionOfTarget(pageTarget(route, task.url, job.params.maxChars)),
+        route,
+        made.result,
+        services.clock(),
+      )
+    : null;
+  await commitPage(services, task, job, route.name, { ...made, provenance }, links);
 }
 
 /**
@@ -245,6 +265,7 @@ export async function failPage(
       nonce: null,
       status: null,
       error: 'internal_error',
+      provenance: null,
     },
     [],
   );
@@ -276,8 +297,8 @@ export async function failSeed(
   });
 }
 
-/** What a page commits: its stored answer and what its receipt says. */
-type MadePage = ReturnType<typeof resultOf>;
+/** What a page commits: its stored answer, what its receipt says, and its provenance claim. */
+type MadePage = ReturnType<typeof resultOf> & { readonly provenance: ResponseProvenance | null };
 
 /** Thrown inside a page's transaction to roll it back: the job is no longer running. */
 class JobNotRunning extends Error {}
@@ -338,8 +359,8 @@ async function commitPage(
       // locked meanwhile.
       await tx.query(
         `WITH page AS (
-           INSERT INTO crawl_pages (job_id, seq, url, ok, charged, content_hash, result)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           INSERT INTO crawl_pages (job_id, seq, url, ok, charged, content_hash, result, provenance)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $10)
          ), logged AS (
            INSERT INTO tlog_pending (entry) SELECT $9::text WHERE $9::text IS NOT NULL)
          INSERT INTO job_events (id, job_id, type, payload)
@@ -354,6 +375,7 @@ async function commitPage(
           JSON.stringify(page.result),
           event === null ? null : JSON.stringify(event),
           logEntryOf(page.result),
+          page.provenance === null ? null : JSON.stringify(page.provenance),
         ],
       );
       const recorded = event !== null;

@@ -137,6 +137,12 @@ export function jobsOpenApi(registry: readonly AnyRoute[], payment: object) {
             type: 'object',
             properties: {
               pages: { type: 'array', items: { type: 'object' } },
+              provenance: {
+                type: 'array',
+                description:
+                  'The `response-provenance` claim of each page, in the same order as `pages` (null for a failed page): the claim its single-page call `GET /buy/<format>?url=<page>` carries.',
+                items: { type: ['object', 'null'] },
+              },
               next: { type: ['string', 'null'] },
             },
           }),

@@ -7,6 +7,7 @@ import type {
   PaymentRequirements,
 } from '@x402/core/types';
 import { UptoEvmScheme } from '@x402/evm/upto/server';
+import { OFFER_RECEIPT } from '@x402/extensions/offer-receipt';
 import type { Database, Queryable } from '../db/database.js';
 import { encodeBase64Json } from '../doors/x402/base64-json.js';
 import type { AuthorizationLedger } from '../doors/x402/chain.js';
@@ -17,7 +18,14 @@ import {
   v1AcceptEntry,
   v1NetworkName,
 } from '../doors/x402/index.js';
+import {
+  type OfferReceiptKeys,
+  type ReceiptExtension,
+  signedOffers,
+  signedReceipt,
+} from '../doors/x402/offer-receipt.js';
 import type { SettleDeps } from '../doors/x402/settle.js';
+import { settlementHeader } from '../doors/x402/settlement-header.js';
 import { dollars, USDC_DOMAIN } from '../doors/x402/terms.js';
 import { CRAWL_JOB_SCHEMA } from './params.js';
 import type { JobQueue } from './queue.js';
@@ -39,6 +47,8 @@ export interface JobPaymentDeps {
   /** The token's record of authorizations, read when a v1 settlement's outcome is unknown. */
   readonly ledger: AuthorizationLedger | null;
   readonly clock: () => Date;
+  /** The keys of the signed offers of a job's 402 and the signed receipt of its settlement. */
+  readonly offerReceiptKeys: OfferReceiptKeys;
 }
 
 /**
@@ -116,6 +126,13 @@ export class JobPayments {
     };
     const exact = this.exactRequirements(job);
     const entry = v1AcceptEntry(exact);
+    const keys = this.#deps.offerReceiptKeys;
+    // Signed offers beside each face's terms (the x402 `offer-receipt` extension).
+    const [uptoOffers, exactOffers] = await Promise.all([
+      signedOffers(keys, resource, upto, 0),
+      signedOffers(keys, resource, exact, 0),
+    ]);
+    v2.extensions = { [OFFER_RECEIPT]: { info: { offers: uptoOffers } } };
     return {
       header: encodeBase64Json(v2),
       body: {
@@ -138,6 +155,7 @@ export class JobPayments {
             extra: { ...entry.extra, pagePrice: String(job.pagePrice), pages: job.params.limit },
           },
         ],
+        extensions: { [OFFER_RECEIPT]: { info: { offers: exactOffers } } },
       },
     };
   }
@@ -169,6 +187,47 @@ export class JobPayments {
       queryParams: {},
       output: {},
       bazaar: null,
+    };
+  }
+
+  /**
+   * The signed receipt (`offer-receipt`) of a job's settled payment, or null when it
+   * cannot be made: a settlement already made is never undone by its receipt.
+   */
+  async receipt(
+    payer: string,
+    network: string,
+    transaction: string | null,
+  ): Promise<ReceiptExtension | null> {
+    try {
+      return await signedReceipt(this.#deps.offerReceiptKeys, {
+        resourceUrl: `${this.#deps.publicBaseUrl}/jobs/crawl`,
+        payer,
+        network,
+        transaction,
+      });
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The `X-PAYMENT-RESPONSE` header of a v1 job's settled payment (`payment` as the job
+   * stores it), with its signed receipt in `extensions`; the receipt also comes back to
+   * be stored on the job.
+   */
+  async v1Settlement(payment: Readonly<Record<string, unknown>>): Promise<{
+    readonly header: { readonly name: string; readonly value: string };
+    readonly extensions: Readonly<Record<string, unknown>> | undefined;
+  }> {
+    const transaction = typeof payment.transaction === 'string' ? payment.transaction : '';
+    const payer = String(payment.payer);
+    const { network } = this.#deps.terms;
+    const receipt = await this.receipt(payer, network, transaction === '' ? null : transaction);
+    const extensions = receipt === null ? undefined : { [OFFER_RECEIPT]: receipt };
+    return {
+      header: settlementHeader(1, { transaction, network, payer }, extensions),
+      extensions,
     };
   }
 
@@ -234,11 +293,15 @@ export async function settleJob(
     }
     throw new Error(`upto settlement refused: ${reason}`);
   }
+  const transaction = settled.transaction || null;
+  // The payer as the job holds it (the payment's `from`, lower case).
+  const receipt = await payments.receipt(String(job.payment.payer), settled.network, transaction);
   await recordSettlement(db, job, {
     state: 'settled',
     amount: settled.amount ?? amount,
-    transaction: settled.transaction || null,
+    transaction,
     network: settled.network,
+    ...(receipt === null ? {} : { extensions: { [OFFER_RECEIPT]: receipt } }),
   });
 }
 

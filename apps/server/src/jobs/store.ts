@@ -259,6 +259,8 @@ export interface PageRow {
   readonly url: string;
   readonly ok: boolean;
   readonly result: Record<string, unknown>;
+  /** The page's `response-provenance` claim; null for a failed page. */
+  readonly provenance: Record<string, unknown> | null;
 }
 
 /** Up to `limit` pages of job `id` after `after` (a `seq`), in order. */
@@ -268,8 +270,14 @@ export async function readPages(
   after: number,
   limit: number,
 ): Promise<PageRow[]> {
-  const { rows } = await db.query<{ seq: number; url: string; ok: boolean; result: unknown }>(
-    `SELECT seq, url, ok, result FROM crawl_pages WHERE job_id = $1 AND seq > $2
+  const { rows } = await db.query<{
+    seq: number;
+    url: string;
+    ok: boolean;
+    result: unknown;
+    provenance: unknown;
+  }>(
+    `SELECT seq, url, ok, result, provenance FROM crawl_pages WHERE job_id = $1 AND seq > $2
       ORDER BY seq LIMIT $3`,
     [id, after, limit],
   );
@@ -278,6 +286,7 @@ export async function readPages(
     url: row.url,
     ok: row.ok,
     result: row.result as Record<string, unknown>,
+    provenance: (row.provenance as Record<string, unknown> | null) ?? null,
   }));
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { joinEntries, pendingInsert } from '../log/entry.js';
+import { pendingInsert } from '../log/entry.js';
 import {
   type Admission,
   type Attempt,

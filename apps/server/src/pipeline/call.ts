@@ -9,7 +9,7 @@ import { chargeFor } from './charge.js';
 import type { CallResult, Door, Ending, PaidCall, PaymentExtensions } from './door.js';
 import type { WorkOutcome } from './outcome.js';
 import { readParams } from './params.js';
-import { provenanceOf, type Question, type ResponseProvenance } from './provenance.js';
+import { claimOf, type Question } from './provenance.js';
 import { refusal, resultRefusal } from './refusal.js';
 import { perform } from './work.js';
 
@@ -213,10 +213,7 @@ function finisher(
         return result;
       }
     }
-    const claim =
-      question === undefined || question === null
-        ? null
-        : claimOf(() => provenanceOf(question, call.route, result.body, deps.clock()));
+    const claim = claimOf(question ?? null, call.route, result.body, deps.clock());
     const claimed = claim === null ? result : { ...result, provenance: claim };
     if (deps.extensions === undefined) return claimed;
     try {
@@ -225,18 +222,6 @@ function finisher(
       return claimed;
     }
   };
-}
-
-/**
- * A claim, or none for a result that has no RFC 8785 form (a lone surrogate, which
- * I-JSON forbids): the proposal's `no_claim` is the compliant answer for it.
- */
-function claimOf(make: () => ResponseProvenance): ResponseProvenance | null {
-  try {
-    return make();
-  } catch {
-    return null;
-  }
 }
 
 /** The receipt of a delivered success, naming its route; null for anything else. */

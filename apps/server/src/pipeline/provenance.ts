@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalize } from '@storefront/core';
+import { splitTarget } from '../http/request-target.js';
 
 /**
  * Response provenance (docs/decisions.md, "Response provenance"): every paid result
@@ -105,6 +106,25 @@ export function provenanceOf(
   };
 }
 
+/**
+ * The claim of a delivered result, or none where the proposal issues none (`no_claim`):
+ * a request whose query is malformed (`question` null), or a result with no RFC 8785
+ * form (a lone surrogate, which I-JSON forbids).
+ */
+export function claimOf(
+  question: Question | null,
+  route: { readonly path: string; readonly description: string },
+  body: Readonly<Record<string, unknown>>,
+  now: Date,
+): ResponseProvenance | null {
+  if (question === null) return null;
+  try {
+    return provenanceOf(question, route, body, now);
+  } catch {
+    return null;
+  }
+}
+
 /** One hex digit's value, or -1. */
 function hexValue(code: number): number {
   if (code >= 0x30 && code <= 0x39) return code - 0x30;
@@ -179,14 +199,7 @@ export function queryInputs(query: string): Record<string, string | string[]> | 
 
 /** The question of an HTTP request target (`/buy/fetch?url=…`); null for a malformed query. */
 export function questionOfTarget(target: string): Question | null {
-  let rest = target;
-  if (!rest.startsWith('/')) {
-    // Absolute form (a request through a proxy): its path and query as sent.
-    const url = URL.canParse(rest) ? new URL(rest) : null;
-    rest = url === null ? '/' : `${url.pathname}${url.search}`;
-  }
-  const mark = rest.indexOf('?');
-  const endpoint = mark === -1 ? rest : rest.slice(0, mark);
-  const inputs = mark === -1 ? {} : queryInputs(rest.slice(mark + 1));
-  return inputs === null ? null : { endpoint, inputs };
+  const { path, query } = splitTarget(target);
+  const inputs = query === null ? {} : queryInputs(query);
+  return inputs === null ? null : { endpoint: path, inputs };
 }

@@ -357,11 +357,15 @@ async function answerV1Job(
   jobId: string,
   token: { readonly token: string; readonly hash: string },
 ): Promise<void> {
-  if (!(await markAnswered(deps.db, jobId, token.hash))) {
+  const paid = await readJob(deps.db, jobId);
+  const settlement = await deps.jobs.payments.v1Settlement(paid?.payment ?? {});
+  if (!(await markAnswered(deps.db, jobId, token.hash, settlement.extensions))) {
     await refuse(deps, res, job, 'payment_invalid', 'This payment was already used');
     return;
   }
   const stored = await readJob(deps.db, jobId);
+  // The settlement and its signed receipt, as the x402 door answers a paid call.
+  res.setHeader(settlement.header.name, settlement.header.value);
   res.status(202).json(
     await createdView(deps.jobs.services, jobId, {
       jobToken: token.token,
@@ -384,12 +388,21 @@ async function jobOfPayment(
   return rows[0] ?? null;
 }
 
-/** Give v1 job `jobId` its token and mark it answered, once; false when it was already. */
-async function markAnswered(db: Database, jobId: string, tokenHash: string): Promise<boolean> {
+/**
+ * Give v1 job `jobId` its token and mark it answered, once, with its settlement's
+ * `extensions` (the signed receipt); false when it was already.
+ */
+async function markAnswered(
+  db: Database,
+  jobId: string,
+  tokenHash: string,
+  extensions: Readonly<Record<string, unknown>> | undefined,
+): Promise<boolean> {
+  const mark = { answered: true, ...(extensions === undefined ? {} : { extensions }) };
   const { rows } = await db.query(
-    `UPDATE crawl_jobs SET token_hash = $2, payment = payment || '{"answered": true}'::jsonb
+    `UPDATE crawl_jobs SET token_hash = $2, payment = payment || $3::jsonb
       WHERE id = $1 AND NOT (payment ? 'answered') RETURNING id`,
-    [jobId, tokenHash],
+    [jobId, tokenHash, JSON.stringify(mark)],
   );
   return rows.length > 0;
 }

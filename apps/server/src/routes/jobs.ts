@@ -63,6 +63,8 @@ export function jobRoutes(deps: AppDeps): Router {
       jobId: job.id,
       status: job.status,
       pages: pages.map((page) => page.result),
+      // `provenance[i]` is the `response-provenance` claim of `pages[i]` (null: failed page).
+      provenance: pages.map((page) => page.provenance),
       next,
     });
   });

@@ -118,6 +118,72 @@ function decodedObject(value: string): Record<string, unknown> | null {
     : null;
 }
 
+/** What a receipt names: the resource paid for, the payer, the chain and the transaction. */
+export interface ReceiptSubject {
+  readonly resourceUrl: string;
+  readonly payer: string;
+  /** The network as the payment named it (a v1 name or CAIP-2). */
+  readonly network: string;
+  /** The settlement's transaction hash; none for a settlement that moved nothing. */
+  readonly transaction?: string | null | undefined;
+}
+
+/** The `offer-receipt` extension of a settlement: the receipt in both forms (EIP-712 first). */
+export interface ReceiptExtension {
+  readonly info: { readonly receipt: SignedReceipt; readonly receipts: SignedReceipt[] };
+}
+
+/** The signed receipt of a settled payment, in EIP-712 (`receipt`) and both forms (`receipts`). */
+export async function signedReceipt(
+  keys: OfferReceiptKeys,
+  subject: ReceiptSubject,
+): Promise<ReceiptExtension> {
+  const { transaction } = subject;
+  const input = {
+    resourceUrl: subject.resourceUrl,
+    payer: subject.payer,
+    network: convertNetworkStringToCAIP2(subject.network),
+    ...(typeof transaction === 'string' && transaction !== '' ? { transaction } : {}),
+  };
+  const receipts: SignedReceipt[] = await Promise.all([
+    createReceiptEIP712(input, keys.eip712.signTypedData),
+    createReceiptJWS(input, keys.jws.signer),
+  ]);
+  return { info: { receipt: receipts[0] as SignedReceipt, receipts } };
+}
+
+/** The terms an offer signs: one accept entry of a 402, by its index. */
+export interface OfferTerms {
+  readonly scheme: string;
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+  readonly amount: string;
+  readonly maxTimeoutSeconds: number;
+}
+
+/** The signed offers of one accept entry: an EIP-712 and a JWS one. */
+export function signedOffers(
+  keys: OfferReceiptKeys,
+  resourceUrl: string,
+  terms: OfferTerms,
+  acceptIndex: number,
+): Promise<SignedOffer[]> {
+  const input = {
+    acceptIndex,
+    scheme: terms.scheme,
+    network: convertNetworkStringToCAIP2(terms.network),
+    asset: terms.asset,
+    payTo: terms.payTo,
+    amount: terms.amount,
+    offerValiditySeconds: terms.maxTimeoutSeconds,
+  };
+  return Promise.all([
+    createOfferEIP712(resourceUrl, input, keys.eip712.signTypedData),
+    createOfferJWS(resourceUrl, input, keys.jws.signer),
+  ]);
+}
+
 /** How long signed offers are handed out again before new ones are signed (ms). */
 const OFFER_REUSE_MS = 15_000;
 
@@ -137,24 +203,12 @@ export function x402Extensions(
   const cache = new Map<string, { readonly at: number; readonly offers: Promise<SignedOffer[]> }>();
 
   const offersOf = (resourceUrl: string, accept: PaymentRequirements, index: number) => {
-    const input = {
-      acceptIndex: index,
-      scheme: accept.scheme,
-      network: convertNetworkStringToCAIP2(accept.network),
-      asset: accept.asset,
-      payTo: accept.payTo,
-      amount: accept.amount,
-      offerValiditySeconds: accept.maxTimeoutSeconds,
-    };
-    const key = JSON.stringify([resourceUrl, input]);
+    const key = JSON.stringify([resourceUrl, index, accept]);
     const now = clock().getTime();
     const held = cache.get(key);
     if (held !== undefined && now - held.at < OFFER_REUSE_MS) return held.offers;
     if (cache.size > 1000) cache.clear();
-    const offers = Promise.all([
-      createOfferEIP712(resourceUrl, input, keys.eip712.signTypedData),
-      createOfferJWS(resourceUrl, input, keys.jws.signer),
-    ]);
+    const offers = signedOffers(keys, resourceUrl, accept, index);
     cache.set(key, { at: now, offers });
     offers.catch(() => cache.delete(key));
     return offers;
@@ -202,20 +256,15 @@ export function x402Extensions(
       if (settlement === null || settlement.success !== true) return delivery;
       const { payer, network, transaction } = settlement;
       if (typeof payer !== 'string' || typeof network !== 'string') return delivery;
-      const input = {
-        // The resource the terms and offers name: the route's URL, as `requirementsFor`.
-        resourceUrl: `${publicBaseUrl}${call.route.path}`,
-        payer,
-        network: convertNetworkStringToCAIP2(network),
-        ...(typeof transaction === 'string' && transaction !== '' ? { transaction } : {}),
-      };
-      const receipts: SignedReceipt[] = await Promise.all([
-        createReceiptEIP712(input, keys.eip712.signTypedData),
-        createReceiptJWS(input, keys.jws.signer),
-      ]);
       const extensions = {
         ...(settlement.extensions as Record<string, unknown> | undefined),
-        [OFFER_RECEIPT]: { info: { receipt: receipts[0], receipts } },
+        [OFFER_RECEIPT]: await signedReceipt(keys, {
+          // The resource the terms and offers name: the route's URL, as `requirementsFor`.
+          resourceUrl: `${publicBaseUrl}${call.route.path}`,
+          payer,
+          network,
+          transaction: typeof transaction === 'string' ? transaction : null,
+        }),
         ...(delivery.provenance === undefined
           ? {}
           : { [RESPONSE_PROVENANCE]: delivery.provenance }),

@@ -30,12 +30,15 @@ export interface SettlementResponse {
   readonly transaction: string;
   readonly network: string;
   readonly payer: string;
+  /** What x402 extensions add to the settlement (a signed receipt, a provenance claim). */
+  readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
 /** The settlement header (name and value) for a payment of x402 version `version`. */
 export function settlementHeader(
   version: 1 | 2,
   settlement: Settlement,
+  extensions?: Readonly<Record<string, unknown>>,
 ): { readonly name: (typeof SETTLEMENT_HEADERS)[1 | 2]; readonly value: string } {
   const network =
     version === 1 ? (v1NetworkName(settlement.network) ?? settlement.network) : settlement.network;
@@ -44,6 +47,7 @@ export function settlementHeader(
     transaction: settlement.transaction,
     network,
     payer: settlement.payer,
+    ...(extensions === undefined ? {} : { extensions }),
   };
   return { name: SETTLEMENT_HEADERS[version], value: encodeBase64Json(response) };
 }
