@@ -1,6 +1,6 @@
 /**
  * Serve the key door of this checkout on PostgreSQL, for comparing two commits under the
- * same load (bench/README.md, "Two commits, alternated"): starts the real server in its
+ * same load (bench/README.md, "Service overhead"): starts the real server in its
  * own schema with an enterprise key (no rate window), prints `{url, key}` as one JSON
  * line, and stops (dropping the schema) on SIGTERM or Ctrl-C.
  * Usage: node --conditions=@storefront/source --import tsx serve-key-door.ts

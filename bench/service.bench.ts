@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { FetchedDocument } from '@storefront/core';
 import { toMarkdown } from '@storefront/markdown';
+import { bareNotarize, WITNESSED_AT } from './lib/bare-notarize.js';
 import { type InclusiveGroup, type ProfileSummary, profileWhile } from './lib/cpu-profile.js';
 import { cleanupOnSignal } from './lib/interrupt.js';
 import { sampleWaits, type WaitSummary } from './lib/pg-waits.js';
@@ -45,7 +46,6 @@ const THREADS = 1;
 const CONNECTIONS = 50;
 /** Bytes of the page the loopback upstream serves. */
 const PAGE_BYTES = 50_000;
-const WITNESSED_AT = '2026-03-14T12:00:00.000Z';
 /** The `application_name` of the service's database connections, to find them in `pg_stat_activity`. */
 const APPLICATION_NAME = 'storefront-bench-service';
 const SIGNER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -623,19 +623,7 @@ function bareApp(doc: FetchedDocument, fetcher: Fetcher, baseUrl: string) {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.get('/notarize', (req, res) => {
-    const content = String(req.query.content ?? '');
-    const result = notarize({ content, witnessedAt: WITNESSED_AT }, { baseUrl });
-    if (!result.ok) throw new Error(`notarize refused the content: ${result.error}`);
-    res.json({
-      ok: true,
-      url: INLINE_SOURCE,
-      status: 200,
-      text: result.text,
-      fetchedAt: WITNESSED_AT,
-      data: result.data,
-    });
-  });
+  app.get('/notarize', bareNotarize(baseUrl));
   const products = {
     markdown: (d: FetchedDocument) => toMarkdown(d),
     headers: (d: FetchedDocument) => inspectHeaders(d),
