@@ -1,7 +1,8 @@
 /**
  * Two servers under the same load, in turn (bench/README.md, "Service overhead"):
  * each side is the key door of a checkout (`bench/serve-key-door.ts` run from that
- * checkout, on PostgreSQL) or `bare` (`bench/serve-bare.ts` of this checkout); `wrk -t1
+ * checkout, on PostgreSQL), `bare` (`bench/serve-bare.ts` of this checkout), or
+ * `bare-signed` (the same with the two signatures of a paid answer); `wrk -t1
  * -c50` loads `/buy/notarize` on one side and then the other, the order swapped every
  * round, so both meet the same moments of a noisy machine. Besides requests per second,
  * it reads each server's CPU time from /proc/<pid>/stat around each run: CPU per request
@@ -9,7 +10,7 @@
  *
  * Usage (DATABASE_URL a PostgreSQL; wrk on the PATH):
  *   node --conditions=@storefront/source --import tsx bench/alternate-key-door.ts \
- *     <checkout|bare> <checkout|bare> [--rounds=8] [--seconds=3] [--connections=50] \
+ *     <checkout|bare|bare-signed> <checkout|bare|bare-signed> [--rounds=8] [--seconds=3] [--connections=50] \
  *     [--node-options-a=…] [--node-options-b=…]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -24,7 +25,9 @@ const option = (name: string, fallback: string) =>
   argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const sides = argv.filter((a) => !a.startsWith('--'));
 if (sides.length !== 2) {
-  throw new Error('usage: alternate-key-door.ts <checkout|bare> <checkout|bare> [--rounds=8]');
+  throw new Error(
+    'usage: alternate-key-door.ts <checkout|bare|bare-signed> <checkout|bare|bare-signed> [--rounds=8]',
+  );
 }
 const rounds = Number(option('rounds', '8'));
 const seconds = Number(option('seconds', '3'));
@@ -41,7 +44,7 @@ interface Side {
 
 /** Start one side and read its `{url, key}` line. */
 async function start(spec: string, nodeOptions: string, name: string): Promise<Side> {
-  const bare = spec === 'bare';
+  const bare = spec === 'bare' || spec === 'bare-signed';
   const cwd = bare ? here : spec;
   const child = spawn(
     process.execPath,
@@ -50,6 +53,7 @@ async function start(spec: string, nodeOptions: string, name: string): Promise<S
       '--import',
       'tsx',
       bare ? 'bench/serve-bare.ts' : 'bench/serve-key-door.ts',
+      ...(spec === 'bare-signed' ? ['--signed'] : []),
     ],
     {
       cwd,

@@ -3,16 +3,30 @@
  * bare Express 5 app whose `GET /buy/notarize` runs `notarize()` on the query, unsigned
  * and unmetered, as `service.bench.ts`'s bare app does. Prints `{url}` as one JSON line;
  * SIGTERM or Ctrl-C stops it. For `alternate-key-door.ts`.
- * Usage: node --conditions=@storefront/source --import tsx serve-bare.ts
+ * Usage: node --conditions=@storefront/source --import tsx serve-bare.ts [--signed]
  */
+
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { bareNotarize } from './lib/bare-notarize.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bareNotarize, signedBareNotarize } from './lib/bare-notarize.js';
 import { express } from './lib/server-deps.js';
 
 const app = express();
 app.disable('x-powered-by');
 app.set('query parser', 'simple');
-app.get('/buy/notarize', bareNotarize('http://bare'));
+// `--signed`: with the two signatures of every paid answer (`signedBareNotarize`).
+app.get(
+  '/buy/notarize',
+  process.argv.includes('--signed')
+    ? await signedBareNotarize(
+        'http://bare',
+        '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318',
+        mkdtempSync(join(tmpdir(), 'serve-bare-')),
+      )
+    : bareNotarize('http://bare'),
+);
 const server = app.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   console.log(JSON.stringify({ url: `http://127.0.0.1:${port}` }));

@@ -20,7 +20,6 @@ import {
   express,
   type Fetcher,
   type FetchInit,
-  INLINE_SOURCE,
   inspectHeaders,
   loadConfig,
   notarize,

@@ -1,4 +1,5 @@
-import { INLINE_SOURCE, notarize } from './server-deps.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { endSigned, INLINE_SOURCE, notarize, serviceSigner, silentLogger } from './server-deps.js';
 
 /** The fixed time the bare side and the in-process loop notarize at. */
 export const WITNESSED_AT = '2026-03-14T12:00:00.000Z';
@@ -26,5 +27,34 @@ export function bareNotarize(
       fetchedAt: WITNESSED_AT,
       data: result.data,
     });
+  };
+}
+
+/**
+ * The bare route doing the two signatures every paid answer of the service carries, and
+ * nothing else of the service: the receipt (EIP-191, the service's signer with its native
+ * backend) in the body, and the answer's RFC 9421 signature (`endSigned`). Against the
+ * key door, what is left is the metering, the claim and the pipeline.
+ */
+export async function signedBareNotarize(
+  baseUrl: string,
+  signerPrivateKey: string,
+  dataDir: string,
+): Promise<
+  (req: IncomingMessage & { readonly query: Record<string, unknown> }, res: ServerResponse) => void
+> {
+  const { signer, httpSignatureKey } = await serviceSigner(
+    { signerPrivateKey, dataDir },
+    silentLogger(),
+  );
+  return (req, res) => {
+    const content = String(req.query.content ?? '');
+    const result = notarize({ content, witnessedAt: WITNESSED_AT }, { baseUrl });
+    if (!result.ok) throw new Error(`notarize refused the content: ${result.error}`);
+    const envelope = { url: INLINE_SOURCE, status: 200, fetchedAt: WITNESSED_AT };
+    const attestation = signer.sign(result.text, { route: 'notarize', ...envelope });
+    const body = { ok: true, ...envelope, text: result.text, data: result.data, attestation };
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    void endSigned(req, res, httpSignatureKey, 200, JSON.stringify(body));
   };
 }

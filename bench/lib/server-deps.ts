@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { expressApp, StartOptions } from '../../apps/server/src/index.js';
 
 export { Facilitator } from '../../apps/server/src/doors/x402/facilitator.js';
+export { endSigned } from '../../apps/server/src/http/signed-answer.js';
 export {
   type Database,
   loadConfig,
@@ -21,6 +22,7 @@ export {
 } from '../../apps/server/src/index.js';
 export { dropSchemasSql, queueSchemaOf } from '../../apps/server/src/jobs/queue.js';
 export { creditsFor, type TierPlans, tierPlans } from '../../apps/server/src/metering/tiers.js';
+export { serviceSigner } from '../../apps/server/src/signer-key.js';
 export { inspectHeaders } from '../../packages/headers/src/index.js';
 export { INLINE_SOURCE, notarize } from '../../packages/notarize/src/index.js';
 export {

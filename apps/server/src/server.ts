@@ -151,7 +151,10 @@ export async function startServer(
       offerReceiptKeys,
       logKeySeed,
     } = await serviceSigner(config, logger);
-    await registerSigner(db, signer.address, signer.keyId, httpSignatureKey.jwk);
+    await registerSigner(db, signer.address, signer.keyId, {
+      httpJwk: httpSignatureKey.jwk,
+      offerReceipt: { eip712: offerReceiptKeys.eip712.address, jws: offerReceiptKeys.jws.jwk },
+    });
     if (source === 'dev-created') {
       logger.warn(
         { address: signer.address, dataDir: config.dataDir },

@@ -271,18 +271,12 @@ describe('the JWKS', () => {
     // Derivation is stable: the same signer key gives the same key.
     expect(httpSignatureKey(RETIRED_KEY).jwk).toStrictEqual(retired.jwk);
     // A rotation as `registerSigner` records it: the old key first, then the current one again.
-    await registerSigner(
-      running.db,
-      '0x00000000000000000000000000000000000000aa',
-      'k',
-      retired.jwk,
-    );
-    await registerSigner(
-      running.db,
-      '0x00000000000000000000000000000000000000bb',
-      'k',
-      current.jwk,
-    );
+    await registerSigner(running.db, '0x00000000000000000000000000000000000000aa', 'k', {
+      httpJwk: retired.jwk,
+    });
+    await registerSigner(running.db, '0x00000000000000000000000000000000000000bb', 'k', {
+      httpJwk: current.jwk,
+    });
     const { keys } = await jwks();
     expect(keys.map((key) => [key.kid, key.status])).toContainEqual([retired.kid, 'retired']);
     expect(keys[0]?.kid).toBe(current.kid);

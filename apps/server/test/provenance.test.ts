@@ -22,12 +22,16 @@ import { toClientEvmSigner } from '@x402/evm';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import {
   type EIP712SignedOffer,
+  type EIP712SignedReceipt,
   extractOffersFromPaymentRequired,
   extractReceiptFromResponse,
   findAcceptsObjectFromSignedOffer,
   type JWSSignedOffer,
+  type JWSSignedReceipt,
   verifyOfferSignatureEIP712,
   verifyOfferSignatureJWS,
+  verifyReceiptSignatureEIP712,
+  verifyReceiptSignatureJWS,
 } from '@x402/extensions/offer-receipt';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import erdtman from 'canonicalize';
@@ -39,6 +43,8 @@ import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
 import { loadConfig } from '../src/config.js';
+import { registerSigner } from '../src/db/signer-keys.js';
+import { offerReceiptKeys, signedReceipt } from '../src/doors/x402/offer-receipt.js';
 import { dataVintageOf, queryInputs, responseHash } from '../src/pipeline/provenance.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
@@ -379,4 +385,64 @@ describe('response provenance and offer-receipt, door by door', () => {
     await expectReceipts(settlement, keys, `${server.url}/buy/notarize`);
     await client.close();
   }, 60_000);
+});
+
+describe('offer-receipt keys after a rotation', () => {
+  it('publishes a retired signer key’s offer-receipt keys, so its receipts still verify', async () => {
+    // Receipts signed with the keys of a signer key that is later retired.
+    const old = offerReceiptKeys(`0x${'11'.repeat(32)}`);
+    const subject = {
+      resourceUrl: `${server.url}/buy/notarize`,
+      payer: DEV_PAYER.address,
+      network: 'eip155:8453',
+      transaction: `0x${'ab'.repeat(32)}`,
+    };
+    const signed = await signedReceipt(old, subject);
+    // A rotation as the service records it: the old key, then the current one again.
+    await registerSigner(server.db, '0x00000000000000000000000000000000000000aa', 'k', {
+      offerReceipt: { eip712: old.eip712.address, jws: old.jws.jwk },
+    });
+    const current = await published(server.url);
+    await registerSigner(server.db, server.signer.address, server.signer.keyId, {
+      offerReceipt: { eip712: current.eip712Address, jws: current.jwk as never },
+    });
+
+    const attestation = (await (
+      await fetch(`${server.url}/.well-known/service-attestation`)
+    ).json()) as {
+      offerReceipt: {
+        eip712: { address: string };
+        retired: { eip712: { address: string }; jws: { kid: string; jwksKid: string } }[];
+      };
+    };
+    // The current keys are unchanged; the old ones are listed as retired, once.
+    expect(attestation.offerReceipt.eip712.address).toBe(current.eip712Address);
+    const retired = attestation.offerReceipt.retired.filter(
+      (r) => r.eip712.address === old.eip712.address,
+    );
+    expect(retired).toHaveLength(1);
+    expect(retired[0]?.jws.kid).toBe(old.jws.kid);
+    const { keys } = (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as {
+      keys: {
+        kid: string;
+        kty: string;
+        crv: string;
+        x: string;
+        status: string;
+        purpose?: string;
+      }[];
+    };
+    const jwk = keys.find((key) => key.kid === retired[0]?.jws.jwksKid);
+    expect(jwk).toMatchObject({ status: 'retired', purpose: 'x402-offer-receipt' });
+
+    // The old receipts verify against what is published, with the package's own checks.
+    const eip712 = signed.info.receipts.find((r) => r.format === 'eip712') as EIP712SignedReceipt;
+    const jws = signed.info.receipts.find((r) => r.format === 'jws') as JWSSignedReceipt;
+    const recovered = await verifyReceiptSignatureEIP712(eip712);
+    expect(recovered.signer.toLowerCase()).toBe(retired[0]?.eip712.address.toLowerCase());
+    const publishedJwk = { kty: jwk?.kty, crv: jwk?.crv, x: jwk?.x } as never;
+    expect(await verifyReceiptSignatureJWS(jws, publishedJwk)).toMatchObject(subject);
+    // Not against the current key.
+    await expect(verifyReceiptSignatureJWS(jws, current.jwk as never)).rejects.toThrow();
+  });
 });

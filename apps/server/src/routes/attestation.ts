@@ -8,8 +8,9 @@ import {
 } from '@storefront/attest';
 import { type ReceiptRule, StorefrontError } from '@storefront/core';
 import express, { Router } from 'express';
-import { retiredHttpKeys, retiredSigners } from '../db/signer-keys.js';
+import { retiredHttpKeys, retiredOfferReceiptKeys, retiredSigners } from '../db/signer-keys.js';
 import type { AppDeps } from '../deps.js';
+import { eip712KidOf, jwsKidOf } from '../doors/x402/offer-receipt.js';
 import { type Ed25519PublicJwk, jwkThumbprint } from '../http/message-signature.js';
 import {
   FIXED_POINT_VERSION,
@@ -29,6 +30,12 @@ export interface X402ProofKeys {
     readonly extension: 'offer-receipt';
     readonly eip712: { readonly address: string; readonly kid: string };
     readonly jws: { readonly kid: string; readonly jwksKid: string; readonly alg: 'EdDSA' };
+    /** The keys of retired signer keys, most recently retired first: their receipts still verify. */
+    readonly retired: readonly {
+      readonly eip712: { readonly address: string; readonly kid: string };
+      readonly jws: { readonly kid: string; readonly jwksKid: string; readonly alg: 'EdDSA' };
+      readonly retiredAt: string;
+    }[];
   };
   readonly responseProvenance: {
     readonly extension: typeof RESPONSE_PROVENANCE;
@@ -57,6 +64,13 @@ export async function serviceAttestation(
       extension: 'offer-receipt',
       eip712: { address: keys.eip712.address, kid: keys.eip712.kid },
       jws: { kid: keys.jws.kid, jwksKid: keys.jws.thumbprint, alg: 'EdDSA' },
+      retired: (await retiredOfferReceiptKeys(deps.db))
+        .filter(({ eip712 }) => eip712 !== keys.eip712.address)
+        .map(({ eip712, jws, retiredAt }) => ({
+          eip712: { address: eip712, kid: eip712KidOf(eip712) },
+          jws: { kid: jwsKidOf(jws), jwksKid: jwkThumbprint(jws), alg: 'EdDSA' as const },
+          retiredAt,
+        })),
     },
     responseProvenance: {
       extension: RESPONSE_PROVENANCE,
@@ -98,8 +112,9 @@ export interface PublishedHttpKey extends Ed25519PublicJwk {
 /**
  * The document at `/.well-known/jwks.json`: the Ed25519 key of the RFC 9421 signatures
  * of answers and webhooks first (`status: current`), then those derived from the retired
- * signer keys, most recently retired first; last, the Ed25519 key of the JWS offers
- * and receipts of x402 payments (`purpose: x402-offer-receipt`).
+ * signer keys, most recently retired first; last, the Ed25519 keys of the JWS offers
+ * and receipts of x402 payments (`purpose: x402-offer-receipt`), the current one first,
+ * then those of the retired signer keys.
  */
 export async function httpSignatureJwks(deps: AppDeps): Promise<{ keys: PublishedHttpKey[] }> {
   const current = deps.httpSignatureKey;
@@ -129,6 +144,21 @@ export async function httpSignatureJwks(deps: AppDeps): Promise<{ keys: Publishe
     status: 'current',
     purpose: 'x402-offer-receipt',
   });
+  for (const { jws, retiredAt } of await retiredOfferReceiptKeys(deps.db)) {
+    const kid = jwkThumbprint(jws);
+    if (keys.some((key) => key.kid === kid)) continue;
+    keys.push({
+      kty: jws.kty,
+      crv: jws.crv,
+      x: jws.x,
+      kid,
+      alg: 'EdDSA',
+      use: 'sig',
+      status: 'retired',
+      retiredAt,
+      purpose: 'x402-offer-receipt',
+    });
+  }
   return { keys };
 }
 

@@ -72,6 +72,18 @@ export function randomOfferReceiptKeys(): OfferReceiptKeys {
   return keysOf(randomBytes(32), randomBytes(32));
 }
 
+/** The `kid` of EIP-712 offers and receipts signed by `address`: its `did:pkh`. */
+export function eip712KidOf(address: string): string {
+  return `did:pkh:eip155:1:${address}`;
+}
+
+/** The `kid` of JWS offers and receipts signed with `jwk`: its `did:jwk`, resolved offline. */
+export function jwsKidOf(jwk: Ed25519PublicJwk): string {
+  // Members in one order, whatever order the JWK was read back in (jsonb sorts them).
+  const json = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x });
+  return `did:jwk:${Buffer.from(json, 'utf8').toString('base64url')}`;
+}
+
 function keysOf(secp256k1: Buffer, ed25519: Buffer): OfferReceiptKeys {
   const wallet = new Wallet(`0x${secp256k1.toString('hex')}`);
   const signTypedData: SignTypedDataFn = async ({ domain, types, message }) => {
@@ -84,7 +96,7 @@ function keysOf(secp256k1: Buffer, ed25519: Buffer): OfferReceiptKeys {
     return wallet.signingKey.sign(digest).serialized as `0x${string}`;
   };
   const ed = ed25519Key(ed25519);
-  const kid = `did:jwk:${Buffer.from(JSON.stringify(ed.jwk), 'utf8').toString('base64url')}`;
+  const kid = jwsKidOf(ed.jwk);
   const signer: JWSSigner = {
     kid,
     format: 'jws',
@@ -92,11 +104,7 @@ function keysOf(secp256k1: Buffer, ed25519: Buffer): OfferReceiptKeys {
     sign: async (payload) => ed.sign(payload).toString('base64url'),
   };
   return {
-    eip712: {
-      address: wallet.address,
-      kid: `did:pkh:eip155:1:${wallet.address}`,
-      signTypedData,
-    },
+    eip712: { address: wallet.address, kid: eip712KidOf(wallet.address), signTypedData },
     jws: { kid, jwk: ed.jwk, thumbprint: ed.kid, signer },
   };
 }
