@@ -117,13 +117,15 @@ export interface PublishedHttpKey extends Ed25519PublicJwk {
  * then those of the retired signer keys.
  */
 export async function httpSignatureJwks(deps: AppDeps): Promise<{ keys: PublishedHttpKey[] }> {
-  const current = deps.httpSignatureKey;
-  const keys: PublishedHttpKey[] = [
-    { ...current.jwk, kid: current.kid, alg: 'EdDSA', use: 'sig', status: 'current' },
-  ];
-  for (const { jwk, retiredAt } of await retiredHttpKeys(deps.db)) {
+  const keys: PublishedHttpKey[] = [];
+  /** Add `jwk` once (by thumbprint), as the current or a retired key. */
+  const add = (
+    jwk: Ed25519PublicJwk,
+    retiredAt: string | null,
+    purpose?: PublishedHttpKey['purpose'],
+  ) => {
     const kid = jwkThumbprint(jwk);
-    if (keys.some((key) => key.kid === kid)) continue;
+    if (keys.some((key) => key.kid === kid)) return;
     keys.push({
       kty: jwk.kty,
       crv: jwk.crv,
@@ -131,33 +133,15 @@ export async function httpSignatureJwks(deps: AppDeps): Promise<{ keys: Publishe
       kid,
       alg: 'EdDSA',
       use: 'sig',
-      status: 'retired',
-      retiredAt,
+      ...(retiredAt === null ? { status: 'current' } : { status: 'retired', retiredAt }),
+      ...(purpose === undefined ? {} : { purpose }),
     });
-  }
-  const offers = deps.offerReceiptKeys.jws;
-  keys.push({
-    ...offers.jwk,
-    kid: offers.thumbprint,
-    alg: 'EdDSA',
-    use: 'sig',
-    status: 'current',
-    purpose: 'x402-offer-receipt',
-  });
+  };
+  add(deps.httpSignatureKey.jwk, null);
+  for (const { jwk, retiredAt } of await retiredHttpKeys(deps.db)) add(jwk, retiredAt);
+  add(deps.offerReceiptKeys.jws.jwk, null, 'x402-offer-receipt');
   for (const { jws, retiredAt } of await retiredOfferReceiptKeys(deps.db)) {
-    const kid = jwkThumbprint(jws);
-    if (keys.some((key) => key.kid === kid)) continue;
-    keys.push({
-      kty: jws.kty,
-      crv: jws.crv,
-      x: jws.x,
-      kid,
-      alg: 'EdDSA',
-      use: 'sig',
-      status: 'retired',
-      retiredAt,
-      purpose: 'x402-offer-receipt',
-    });
+    add(jws, retiredAt, 'x402-offer-receipt');
   }
   return { keys };
 }
