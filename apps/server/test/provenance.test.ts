@@ -36,20 +36,16 @@ import {
 import { wrapFetchWithPayment } from '@x402/fetch';
 import erdtman from 'canonicalize';
 import { canonicalize as cyberphone } from 'json-canonicalize';
-import { pino } from 'pino';
 import { createPublicClient, createWalletClient, type Hex, http as viemHttp } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { base as baseChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch';
-import { loadConfig } from '../src/config.js';
 import { registerSigner } from '../src/db/signer-keys.js';
 import { offerReceiptKeys, signedReceipt } from '../src/doors/x402/offer-receipt.js';
 import { dataVintageOf, queryInputs, responseHash } from '../src/pipeline/provenance.js';
-import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
-import { ADMIN_TOKEN } from './keys.js';
-import { liveKeyAt } from './listening.js';
+import type { RunningServer } from '../src/server.js';
+import { listeningServer, liveKeyAt, paymentEnv } from './listening.js';
 import { type Claim, expectReceipts, published, rederive } from './x402/offer-receipt-checks.js';
 import { officialV2Payer } from './x402/payments.js';
 
@@ -121,39 +117,21 @@ describe('the fixed point and its hash', () => {
 
 let stack: PaymentStack;
 let server: RunningServer;
-const schema = uniqueSchema();
+let stopServer: () => Promise<void>;
 
 beforeAll(async () => {
   stack = await startPaymentStack();
-  if (DATABASE_URL !== null) await createSchema(schema);
-  const dataDir = tempDir('storefront-provenance-');
-  server = await startServer(
-    loadConfig(
-      {
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_TOKEN,
-        FACILITATOR_URL: stack.facilitatorUrl,
-        X402_ASSET: stack.asset,
-        X402_PAY_TO: stack.payTo,
-        X402_RPC_URL: stack.rpcUrl,
-        // The JSON body names the chain `base` for the v1 client; v2 clients read the header.
-        X402_LEGACY_NETWORK_NAMES: 'true',
-        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-      },
-      dataDir,
-    ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
-  );
+  ({ server, stop: stopServer } = await listeningServer({
+    ...paymentEnv(stack),
+    // The JSON body names the chain `base` for the v1 client; v2 clients read the header.
+    X402_LEGACY_NETWORK_NAMES: 'true',
+  }));
   await server.ready();
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
+  await stopServer?.();
   await stack?.close();
-  if (DATABASE_URL !== null) await dropSchema(schema);
 }, 60_000);
 
 function inputsOf(url: URL): Record<string, string | string[]> {

@@ -6,43 +6,32 @@
  * `golang.org/x/mod/sumdb/note`; a witness that was down cosigns the grown log once it is
  * back, from the size it last cosigned.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cosignatureVerifier, noteVerifier, openCheckpoint } from '@storefront/tlog';
-import { pino } from 'pino';
+import { spawnSync } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type LoggedReceipt, receiptHash } from '@storefront/attest';
+import {
+  cosignatureVerifier,
+  ed25519Cosigner,
+  noteVerifier,
+  openCheckpoint,
+} from '@storefront/tlog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { type LocalWitness, launchLocalWitness } from '../src/local-witness.js';
-import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
-import { ADMIN_TOKEN } from './keys.js';
-import { liveKeyAt } from './listening.js';
+import type { RunningServer } from '../src/server.js';
+import { buildGoCheck } from './go.js';
+import { tempDir } from './helpers.js';
+import { listeningServer, liveKeyAt } from './listening.js';
 
 let running: RunningServer;
+let stopRunning: () => Promise<void>;
 let witness: LocalWitness;
 let key: string;
-const schema = uniqueSchema();
 const witnessDir = tempDir('storefront-witness-');
-const work = tempDir('storefront-witness-go-');
 
 beforeAll(async () => {
-  if (DATABASE_URL !== null) await createSchema(schema);
-  const dataDir = tempDir('storefront-witness-data-');
-  running = await startServer(
-    loadConfig(
-      {
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_TOKEN,
-        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-      },
-      dataDir,
-    ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
-  );
+  ({ server: running, stop: stopRunning } = await listeningServer());
   witness = await launchLocalWitness({ logVkey: running.logVkey, dataDir: witnessDir });
   running.witnessWith({
     url: witness.url,
@@ -53,9 +42,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await running?.close();
+  await stopRunning?.();
   await witness?.stop();
-  await dropSchema(schema);
 }, 60_000);
 
 async function notarize(content: string): Promise<void> {
@@ -94,24 +82,8 @@ describe('the receipt log, witnessed', () => {
     };
     expect(published.log.witnesses).toStrictEqual([{ name, vkey: witness.vkey, url: witness.url }]);
 
-    try {
-      execFileSync('go', ['version'], { stdio: 'ignore' });
-    } catch {
-      if (process.env.CI) throw new Error('go is not installed: CI must run the Go check');
-      return;
-    }
-    const binary = join(work, 'cosigcheck');
-    execFileSync('go', ['build', '-o', binary, '.'], {
-      cwd: fileURLToPath(new URL('../../witness/test/go/cosigcheck/', import.meta.url)),
-      env: {
-        ...process.env,
-        GO111MODULE: 'off',
-        GOPATH: '/usr/share/gocode',
-        GOFLAGS: '',
-        GOCACHE: join(work, 'gocache'),
-      },
-      stdio: 'pipe',
-    });
+    const binary = buildGoCheck(new URL('../../witness/test/go/cosigcheck/', import.meta.url));
+    if (binary === null) return;
     const check = (text: string) =>
       spawnSync(binary, [running.logVkey, witness.vkey], { input: text, encoding: 'utf8' });
     const good = check(checkpoint);
@@ -150,6 +122,53 @@ describe('the receipt log, witnessed', () => {
       openCheckpoint(after, noteVerifier(running.logVkey), [cosignatureVerifier(back.vkey)]),
     ).not.toThrow();
   }, 120_000);
+
+  it('keeps sequencing while a witness holds a submission unanswered', async () => {
+    // A witness that takes each submission and never answers: the log waits for it
+    // (WITNESS_TIMEOUT_MS) beside its sequencing, not in front of it.
+    const open = new Set<ServerResponse>();
+    let submissions = 0;
+    let firstArrived: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      firstArrived = resolve;
+    });
+    const silent = createServer((req, res) => {
+      submissions += 1;
+      open.add(res);
+      res.once('close', () => open.delete(res));
+      req.resume();
+      firstArrived();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const cosigner = ed25519Cosigner('witness.localhost/silent', new Uint8Array(32).fill(7));
+    running.witnessWith({
+      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      vkey: cosigner.vkey,
+      verifier: cosignatureVerifier(cosigner.vkey),
+    });
+    try {
+      await notarize('held');
+      await arrived;
+      expect(open.size).toBe(1);
+      // A call made while that submission is held gets its receipt into the log.
+      const res = await fetch(`${running.url}/buy/notarize?content=while-held`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const body = (await res.json()) as { attestation: LoggedReceipt };
+      const hash = receiptHash(body.attestation);
+      for (;;) {
+        const proof = await fetch(`${running.url}/log/proof?receipt=${hash}`);
+        if (proof.status === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // ...while the first submission is still held, and no second one was made.
+      expect(open.size).toBe(1);
+      expect(submissions).toBe(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 60_000);
 });
 
 describe('LOG_WITNESSES', () => {

@@ -8,13 +8,12 @@
  * older checkpoint, each inclusion proof and the tiles over HTTP, and fail behind a
  * mirror that edits one byte of an entry, a proof or the checkpoint.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Attestation, checkLogInclusion, logEntry, receiptHash } from '@storefront/attest';
 import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
@@ -24,6 +23,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { type RunningServer, startServer } from '../src/server.js';
+import { buildGoCheck } from './go.js';
 import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
 import { ADMIN_TOKEN } from './keys.js';
 import { liveKeyAt } from './listening.js';
@@ -42,15 +42,6 @@ const work = tempDir('storefront-tlog-');
 
 /** The Go verifier, built from `test/go/tlogcheck` with Debian's Go and x/mod; null without Go. */
 let tlogcheck: string | null = null;
-
-function goAvailable(): boolean {
-  try {
-    execFileSync('go', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 beforeAll(async () => {
   stack = await startPaymentStack();
@@ -84,25 +75,7 @@ beforeAll(async () => {
     log: { vkey: string };
   };
   vkey = published.log.vkey;
-  if (goAvailable()) {
-    tlogcheck = join(work, 'tlogcheck');
-    // GOPATH mode: Debian's golang-golang-x-mod-dev puts x/mod under /usr/share/gocode.
-    execFileSync('go', ['build', '-o', tlogcheck, '.'], {
-      cwd: fileURLToPath(new URL('./go/tlogcheck/', import.meta.url)),
-      env: {
-        ...process.env,
-        GO111MODULE: 'off',
-        GOPATH: '/usr/share/gocode',
-        GOFLAGS: '',
-        GOCACHE: join(work, 'gocache'),
-      },
-      stdio: 'pipe',
-    });
-  } else if (process.env.CI) {
-    throw new Error(
-      'go is not installed: CI must run the Go verifier (apt-get install golang-go golang-golang-x-mod-dev)',
-    );
-  }
+  tlogcheck = buildGoCheck(new URL('./go/tlogcheck/', import.meta.url));
 }, 180_000);
 
 afterAll(async () => {

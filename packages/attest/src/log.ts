@@ -1,4 +1,4 @@
-import { sha256Hex } from '@storefront/core';
+import { canonicalize, sha256Hex } from '@storefront/core';
 import {
   fromBase64,
   leafHash,
@@ -24,20 +24,13 @@ export type LoggedReceipt = Pick<Attestation, (typeof LOG_ENTRY_FIELDS)[number]>
  * `contentHash`, `keyId`, `nonce`, `signature` and `signedAt` (in that order, no spaces).
  */
 export function logEntry(receipt: LoggedReceipt): string {
-  // The five values are strings and their names are in code-unit order, so the RFC 8785
-  // form is this concatenation (JCS serializes strings as JSON.stringify does); it is
-  // made on every paid call, so without building and sorting an object.
-  const { contentHash, keyId, nonce, signature, signedAt } = receipt;
-  for (const [field, value] of [
-    ['contentHash', contentHash],
-    ['keyId', keyId],
-    ['nonce', nonce],
-    ['signature', signature],
-    ['signedAt', signedAt],
-  ] as const) {
+  const entry: Record<string, string> = {};
+  for (const field of LOG_ENTRY_FIELDS) {
+    const value = receipt[field];
     if (typeof value !== 'string') throw new TypeError(`a receipt's \`${field}\` is a string`);
+    entry[field] = value;
   }
-  return `{"contentHash":${JSON.stringify(contentHash)},"keyId":${JSON.stringify(keyId)},"nonce":${JSON.stringify(nonce)},"signature":${JSON.stringify(signature)},"signedAt":${JSON.stringify(signedAt)}}`;
+  return canonicalize(entry);
 }
 
 /** The hash a receipt is looked up by in the log (`/log/proof?receipt=`): SHA-256 hex of its entry. */

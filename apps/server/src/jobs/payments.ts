@@ -20,8 +20,9 @@ import {
 } from '../doors/x402/index.js';
 import {
   type OfferReceiptKeys,
+  type OfferSigner,
+  offerSigner,
   type ReceiptExtension,
-  signedOffers,
   signedReceipt,
 } from '../doors/x402/offer-receipt.js';
 import type { SettleDeps } from '../doors/x402/settle.js';
@@ -59,10 +60,12 @@ export interface JobPaymentDeps {
  */
 export class JobPayments {
   readonly #deps: JobPaymentDeps;
+  readonly #offers: OfferSigner;
   #server: Promise<x402ResourceServer> | null = null;
 
   constructor(deps: JobPaymentDeps) {
     this.#deps = deps;
+    this.#offers = offerSigner(deps.offerReceiptKeys, deps.clock);
   }
 
   /** The official resource server with the `upto` scheme, its facilitator's kinds read once. */
@@ -126,11 +129,10 @@ export class JobPayments {
     };
     const exact = this.exactRequirements(job);
     const entry = v1AcceptEntry(exact);
-    const keys = this.#deps.offerReceiptKeys;
     // Signed offers beside each face's terms (the x402 `offer-receipt` extension).
     const [uptoOffers, exactOffers] = await Promise.all([
-      signedOffers(keys, resource, upto, 0),
-      signedOffers(keys, resource, exact, 0),
+      this.#offers(resource, upto, 0),
+      this.#offers(resource, exact, 0),
     ]);
     v2.extensions = { [OFFER_RECEIPT]: { info: { offers: uptoOffers } } };
     return {

@@ -21,8 +21,9 @@ export const WITNESS_BACKOFF_MAX_MS = 60_000;
  * instance at a time does (the others skip), a full batch is followed by the next at once,
  * and a failed run is logged and tried again on the next tick. Paid calls never wait for
  * it: their entries are written with their bookings, and sequenced within a tick or two.
- * Then the log's current checkpoint goes to each of `witnesses()` that has not cosigned
- * it yet (docs/decisions.md, "A witness for the receipt log"); a witness that refuses or
+ * Then, beside the next runs (never holding them back), the log's current checkpoint goes
+ * to each of `witnesses()` that has not cosigned it yet (docs/decisions.md, "A witness for
+ * the receipt log"); a witness that refuses or
  * cannot be reached is asked again after a wait that doubles from one tick to
  * {@link WITNESS_BACKOFF_MAX_MS}.
  */
@@ -33,8 +34,11 @@ export function startSequencer(
   witnesses: () => readonly LogWitness[] = () => [],
 ): Sequencer {
   let run: Promise<void> | null = null;
+  let witnessing: Promise<void> | null = null;
   let stopped = false;
   const waits = new Map<string, { until: number; ms: number }>();
+  /** The size each witness last cosigned (or was found to have), as this instance saw it. */
+  const cosigned = new Map<string, number>();
   const witness = async () => {
     const list = witnesses();
     if (list.length === 0) return;
@@ -43,6 +47,7 @@ export function startSequencer(
     await Promise.all(
       list.map(async (w) => {
         const id = witnessId(w);
+        if (cosigned.get(id) === size) return;
         const wait = waits.get(id);
         if (wait !== undefined && Date.now() < wait.until) return;
         let failure: string | null = null;
@@ -53,6 +58,7 @@ export function startSequencer(
           failure = error instanceof Error ? error.message : String(error);
         }
         if (failure === null) {
+          cosigned.set(id, size);
           waits.delete(id);
           return;
         }
@@ -70,7 +76,15 @@ export function startSequencer(
       const done = await sequence(db, key);
       if (stopped || done === null || done.appended < SEQUENCE_BATCH) break;
     }
-    if (!stopped) await witness();
+    // Beside the next runs, not in their way: a slow or unreachable witness (up to
+    // `WITNESS_TIMEOUT_MS`) never holds back sequencing.
+    if (!stopped) {
+      witnessing ??= witness()
+        .catch((error: unknown) => logger.warn({ err: error }, 'log witnessing failed'))
+        .finally(() => {
+          witnessing = null;
+        });
+    }
   };
   const timer = setInterval(() => {
     run ??= once()
@@ -85,6 +99,7 @@ export function startSequencer(
       stopped = true;
       clearInterval(timer);
       await run;
+      await witnessing;
     },
   };
 }

@@ -53,10 +53,11 @@ export interface CallRequest {
   header(name: string): string | undefined;
   /**
    * What was asked, as the `response-provenance` fixed point names it (`endpoint`,
-   * `inputs`); null when the request cannot be mapped (a malformed query), absent when
-   * the adapter does not say: no claim is made either way.
+   * `inputs`), read only when a result is delivered; null when the request cannot be
+   * mapped (a malformed query), absent when the adapter does not say: no claim is made
+   * either way.
    */
-  readonly question?: Question | null;
+  readonly question?: () => Question | null;
 }
 
 /**
@@ -213,7 +214,7 @@ function finisher(
         return result;
       }
     }
-    const claim = claimOf(question ?? null, call.route, result.body, deps.clock());
+    const claim = claimOf(question?.() ?? null, call.route, result.body, deps.clock());
     const claimed = claim === null ? result : { ...result, provenance: claim };
     if (deps.extensions === undefined) return claimed;
     try {

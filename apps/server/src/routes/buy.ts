@@ -45,7 +45,7 @@ export function paidCalls(
       query: query === -1 ? {} : parseQuery(target.slice(query + 1)),
       requestId: requestIdOf(res) ?? null,
       header: (name) => headerOf(req, name),
-      question: questionOfTarget(target),
+      question: () => questionOfTarget(target),
     };
     // A payment is used when one is sent, even beside a key (x402.md §2); a key without
     // a payment goes to the key door; neither is answered with the terms, by the x402 door.

@@ -158,7 +158,7 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
         requestId: exchange.requestId,
         header,
         // The tool runs the route: its path is the endpoint, its arguments the inputs.
-        question: { endpoint: route.path, inputs: args },
+        question: () => ({ endpoint: route.path, inputs: args }),
       },
       call,
       deps.config.callDeadlineMs,

@@ -1,5 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import type { PaymentRequired } from '@x402/core/types';
 import {
   convertNetworkStringToCAIP2,
   createOfferEIP712,
@@ -195,32 +195,56 @@ export function signedOffers(
 /** How long signed offers are handed out again before new ones are signed (ms). */
 const OFFER_REUSE_MS = 15_000;
 
+/** Signed offers of one accept entry, as {@link signedOffers} makes them. */
+export type OfferSigner = (
+  resourceUrl: string,
+  terms: OfferTerms,
+  acceptIndex: number,
+) => Promise<SignedOffer[]>;
+
+/**
+ * {@link signedOffers}, with the offers of the same terms handed out again for
+ * {@link OFFER_REUSE_MS} (an offer is valid for the terms' `maxTimeoutSeconds`), so a
+ * burst of 402s does not sign each: every 402 with terms, of a call or of a job, gets
+ * its offers here.
+ */
+export function offerSigner(keys: OfferReceiptKeys, clock: () => Date): OfferSigner {
+  const cache = new Map<string, { readonly at: number; readonly offers: Promise<SignedOffer[]> }>();
+  return (resourceUrl, terms, acceptIndex) => {
+    const { scheme, network, asset, payTo, amount, maxTimeoutSeconds } = terms;
+    const key = JSON.stringify([
+      resourceUrl,
+      acceptIndex,
+      scheme,
+      network,
+      asset,
+      payTo,
+      amount,
+      maxTimeoutSeconds,
+    ]);
+    const now = clock().getTime();
+    const held = cache.get(key);
+    if (held !== undefined && now - held.at < OFFER_REUSE_MS) return held.offers;
+    if (cache.size > 1000) cache.clear();
+    const offers = signedOffers(keys, resourceUrl, terms, acceptIndex);
+    cache.set(key, { at: now, offers });
+    offers.catch(() => cache.delete(key));
+    return offers;
+  };
+}
+
 /**
  * The x402 extensions of every answer (`PaymentExtensions`): signed offers beside the
  * terms of a 402 (both faces: the `PAYMENT-REQUIRED` v2 terms, and the JSON body's for
  * its one `exact` entry), a signed receipt and the `response-provenance` claim in the
  * settlement response of a paid result (`PAYMENT-RESPONSE` or `X-PAYMENT-RESPONSE`).
- * Offers of the same terms are reused for a few seconds (an offer is valid for the
- * terms' `maxTimeoutSeconds`), so a burst of 402s does not sign each.
  */
 export function x402Extensions(
   keys: OfferReceiptKeys,
   publicBaseUrl: string,
   clock: () => Date,
 ): PaymentExtensions {
-  const cache = new Map<string, { readonly at: number; readonly offers: Promise<SignedOffer[]> }>();
-
-  const offersOf = (resourceUrl: string, accept: PaymentRequirements, index: number) => {
-    const key = JSON.stringify([resourceUrl, index, accept]);
-    const now = clock().getTime();
-    const held = cache.get(key);
-    if (held !== undefined && now - held.at < OFFER_REUSE_MS) return held.offers;
-    if (cache.size > 1000) cache.clear();
-    const offers = signedOffers(keys, resourceUrl, accept, index);
-    cache.set(key, { at: now, offers });
-    offers.catch(() => cache.delete(key));
-    return offers;
-  };
+  const offersOf = offerSigner(keys, clock);
 
   return {
     async refused(_call: PaidCall, refused: Refusal): Promise<Refusal> {
