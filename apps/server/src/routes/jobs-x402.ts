@@ -363,13 +363,12 @@ async function answerV1Job(
     await refuse(deps, res, job, 'payment_invalid', 'This payment was already used');
     return;
   }
-  const stored = await readJob(deps.db, jobId);
   // The settlement and its signed receipt, as the x402 door answers a paid call.
   res.setHeader(settlement.header.name, settlement.header.value);
   res.status(202).json(
     await createdView(deps.jobs.services, jobId, {
       jobToken: token.token,
-      webhookSecret: stored?.webhook?.secret,
+      webhookSecret: paid?.webhook?.secret,
     }),
   );
 }
