@@ -1,9 +1,9 @@
 import { decodeBytes, type FetchedDocument } from '@storefront/core';
-import { type DefaultTreeAdapterMap, defaultTreeAdapter, parse, type TreeAdapter } from 'parse5';
 import { bodyKind } from './body-kind.js';
 import { markContentHolders } from './boilerplate.js';
 import { collapseWhitespace, getAttr, isElement, textContent, walk } from './dom.js';
 import type { HtmlDocumentNode, HtmlElement, HtmlPage, LoadResult } from './types.js';
+import { buildTree, type Created, HTML_NS } from './tree.js';
 import { resolveUrl } from './urls.js';
 
 /**
@@ -92,17 +92,14 @@ function load(doc: FetchedDocument): LoadResult {
   let document: HtmlDocumentNode;
   const created: Created = { holders: [], titles: [], bases: [], foreignTitle: false };
   try {
-    noting = created;
-    document = parse(source, { scriptingEnabled: true, treeAdapter: NOTING_ADAPTER });
+    document = buildTree(source, created);
   } catch (error) {
-    // parse5 recovers from every markup error; reaching here means a limit of the engine.
+    // The parser recovers from every markup error; reaching here means a limit of the engine.
     return {
       ok: false,
       error: 'parse_error',
       message: `The page could not be parsed: ${String(error)}.`,
     };
-  } finally {
-    noting = null;
   }
 
   const html = document.childNodes.find(isElement) ?? null;
@@ -149,8 +146,6 @@ function load(doc: FetchedDocument): LoadResult {
   return { ok: true, page };
 }
 
-const HTML_NS = 'http://www.w3.org/1999/xhtml';
-
 /** What {@link load} reads from a fresh tree besides its three top elements. */
 interface Found {
   /** The `href` of the first `<base>` that has one, in tree order. */
@@ -160,43 +155,6 @@ interface Found {
   /** `<article>`, `<main>` and `role="main"` elements. */
   readonly holders: readonly HtmlElement[];
 }
-
-/** Elements the parser created, noted by {@link NOTING_ADAPTER}. */
-interface Created {
-  readonly holders: HtmlElement[];
-  /** HTML `<title>` elements. */
-  readonly titles: HtmlElement[];
-  /** `<base>` elements with an `href`. */
-  readonly bases: HtmlElement[];
-  /** Whether an SVG or MathML `<title>` was created (it can hold elements). */
-  foreignTitle: boolean;
-}
-
-/** Where the parse in progress notes its elements (parsing is synchronous). */
-let noting: Created | null = null;
-
-/**
- * parse5's default tree adapter, noting the elements the load needs as the parser creates
- * them, so the tree needs no walk of its own. The tree it builds is the default one.
- */
-const NOTING_ADAPTER: TreeAdapter<DefaultTreeAdapterMap> = {
-  ...defaultTreeAdapter,
-  createElement(tagName, namespaceURI, attrs) {
-    const element = defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
-    if (noting !== null) {
-      if (tagName === 'article' || tagName === 'main') noting.holders.push(element);
-      else if (tagName === 'base') {
-        if (getAttr(element, 'href') !== null) noting.bases.push(element);
-      } else if (tagName === 'title') {
-        if (namespaceURI === HTML_NS) noting.titles.push(element);
-        else noting.foreignTitle = true;
-      } else if (attrs.length > 0 && getAttr(element, 'role') === 'main') {
-        noting.holders.push(element);
-      }
-    }
-    return element;
-  },
-};
 
 /**
  * What the walk of {@link findByWalk} would find, from the created elements, when they

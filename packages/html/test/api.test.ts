@@ -9,6 +9,7 @@ test('exports exactly the public API', () => {
     'CHROME_TOKENS',
     'HTML_MAX_ELEMENTS',
     'HTML_MAX_PARSE_CHARS',
+    'MAX_TREE_DEPTH',
     'NON_CONTENT_TAGS',
     'PAGE_KINDS',
     'PAGE_VERDICT_RUBRIC',
