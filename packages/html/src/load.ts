@@ -2,8 +2,8 @@ import { decodeBytes, type FetchedDocument } from '@storefront/core';
 import { bodyKind } from './body-kind.js';
 import { markContentHolders } from './boilerplate.js';
 import { collapseWhitespace, getAttr, isElement, textContent, walk } from './dom.js';
-import type { HtmlDocumentNode, HtmlElement, HtmlPage, LoadResult } from './types.js';
 import { buildTree, type Created, HTML_NS } from './tree.js';
+import type { HtmlDocumentNode, HtmlElement, HtmlPage, LoadResult } from './types.js';
 import { resolveUrl } from './urls.js';
 
 /**

@@ -215,6 +215,160 @@ const CLOSES_P: ReadonlySet<string> = new Set([
   'dt',
 ]);
 
+/** Table structure: what is inserted while one of them is the current node is fostered. */
+const TABLE_STRUCTURE: ReadonlySet<string> = new Set(['table', 'tbody', 'tfoot', 'thead', 'tr']);
+
+/** What a table's structure holds itself (HTML §13.2.6.4.9, "in table"). */
+const IN_TABLE: ReadonlySet<string> = new Set([
+  'caption',
+  'colgroup',
+  'col',
+  'tbody',
+  'tfoot',
+  'thead',
+  'tr',
+  'td',
+  'th',
+  'table',
+  'script',
+  'style',
+  'template',
+  'form',
+]);
+
+/** Public identifiers of the DTDs that make a quirks-mode page (HTML §13.2.6.4.1, abridged). */
+const QUIRKS_PUBLIC_ID =
+  /^(?:-\/\/(?:IETF|Netscape|Microsoft|SoftQuad|Sun Microsystems|WebTechs|Metrius|O'Reilly|Spyglass|AdvaSoft|AS|W3O)\/\/|-\/\/W3C\/\/DTD (?:HTML (?:2|3|4\.0 (?:Frameset|Transitional))|W3 HTML|HTML Experimental)|HTML$)/i;
+
+const TABLE_SECTIONS: ReadonlySet<string> = new Set(['tbody', 'thead', 'tfoot']);
+
+/** Start tags of a table's parts, which end the open parts they cannot be inside. */
+const TABLE_PARTS: ReadonlySet<string> = new Set([
+  'caption',
+  'colgroup',
+  'col',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+]);
+
+/** SVG attribute names in their camel case (HTML §13.2.6.5, "adjust SVG attributes"). */
+const SVG_ATTRIBUTES: ReadonlyMap<string, string> = new Map(
+  [
+    'attributeName',
+    'attributeType',
+    'baseFrequency',
+    'baseProfile',
+    'calcMode',
+    'clipPathUnits',
+    'diffuseConstant',
+    'edgeMode',
+    'filterUnits',
+    'glyphRef',
+    'gradientTransform',
+    'gradientUnits',
+    'kernelMatrix',
+    'kernelUnitLength',
+    'keyPoints',
+    'keySplines',
+    'keyTimes',
+    'lengthAdjust',
+    'limitingConeAngle',
+    'markerHeight',
+    'markerUnits',
+    'markerWidth',
+    'maskContentUnits',
+    'maskUnits',
+    'numOctaves',
+    'pathLength',
+    'patternContentUnits',
+    'patternTransform',
+    'patternUnits',
+    'pointsAtX',
+    'pointsAtY',
+    'pointsAtZ',
+    'preserveAlpha',
+    'preserveAspectRatio',
+    'primitiveUnits',
+    'refX',
+    'refY',
+    'repeatCount',
+    'repeatDur',
+    'requiredExtensions',
+    'requiredFeatures',
+    'specularConstant',
+    'specularExponent',
+    'spreadMethod',
+    'startOffset',
+    'stdDeviation',
+    'stitchTiles',
+    'surfaceScale',
+    'systemLanguage',
+    'tableValues',
+    'targetX',
+    'targetY',
+    'textLength',
+    'viewBox',
+    'viewTarget',
+    'xChannelSelector',
+    'yChannelSelector',
+    'zoomAndPan',
+  ].map((name) => [name.toLowerCase(), name]),
+);
+
+/** Elements whose text the tokenizer reads raw. */
+const RAW_TEXT: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'plaintext',
+]);
+
+/** Elements that put a marker on the active formatting elements. */
+const MARKERS: ReadonlySet<string> = new Set([
+  'applet',
+  'caption',
+  'marquee',
+  'object',
+  'td',
+  'th',
+  'template',
+]);
+
+/**
+ * Start tags inserted without opening the closed formatting elements again first: blocks,
+ * list items, table structure, and what belongs to the head.
+ */
+const OPENS_WITHOUT_FORMATTING: ReadonlySet<string> = new Set([
+  ...CLOSES_P,
+  'caption',
+  'col',
+  'colgroup',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'template',
+  'script',
+  'style',
+  'noscript',
+  'base',
+  'link',
+  'meta',
+  'title',
+  'frameset',
+]);
+
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Start tags that end the current node when it is one of the listed (htmlparser2's rule). */
@@ -368,6 +522,12 @@ class TreeBuilder {
   #current: HtmlParent;
   /** Open `<form>` elements. */
   #forms = 0;
+  /**
+   * The active formatting elements (HTML §13.2.4.3), null a marker (a table cell, a
+   * caption, a template, an object): those a block or an end tag closed are opened
+   * again before the next text or inline element, as a browser does.
+   */
+  readonly #active: (HtmlElement | null)[] = [];
   /** The start tag being read: its name, its attributes (null: the tag is ignored). */
   #tagName = '';
   #attrs: Attr[] | null = null;
@@ -386,7 +546,8 @@ class TreeBuilder {
     this.#created = created;
     this.document = {
       nodeName: '#document',
-      mode: 'no-quirks' as HtmlDocumentNode['mode'],
+      // Until a doctype says otherwise (HTML §13.2.6.4.1, "initial").
+      mode: 'quirks' as HtmlDocumentNode['mode'],
       childNodes: [],
     };
     this.#current = this.document;
@@ -470,6 +631,17 @@ class TreeBuilder {
       return;
     }
     const stack = this.#stack;
+    if (FORMATTING.has(name) && this.#mode === 'in-body') {
+      const entry = this.#activeIndex(name);
+      if (entry >= 0) {
+        const element = this.#active[entry] as HtmlElement;
+        this.#active.splice(entry, 1);
+        // Closed where its end tag is; what it closed on the way is opened again later.
+        const open = stack.lastIndexOf(element);
+        if (open >= 0) while (stack.length > open) this.#pop();
+        return;
+      }
+    }
     const at = this.#endTagTarget(name);
     if (at >= 0) {
       while (stack.length > at) this.#pop();
@@ -506,7 +678,20 @@ class TreeBuilder {
 
   ondeclaration(start: number, end: number): void {
     if (this.#html !== null || this.#rawNoscript !== null) return;
-    const name = /^doctype\s+([^\s>]+)/i.exec(this.#source.slice(start, end))?.[1] ?? '';
+    const declaration = this.#source.slice(start, end);
+    const name = /^doctype\s+([^\s>]+)/i.exec(declaration)?.[1] ?? '';
+    // The quirks the tree shows (HTML §13.2.6.4.1): a doctype other than `html`, or one
+    // naming a DTD of the HTML 4 era and before, makes a quirks-mode page.
+    const ids = /\bpublic\s*(?:"([^"]*)"|'([^']*)')\s*(?:"[^"]*"|'[^']*')?/i.exec(declaration);
+    const publicId = ids?.[1] ?? ids?.[2] ?? '';
+    const systemId =
+      ids !== null && /(?:"[^"]*"|'[^']*')\s*(?:"[^"]*"|'[^']*')\s*$/.test(declaration);
+    const legacy =
+      QUIRKS_PUBLIC_ID.test(publicId) ||
+      (!systemId && /^-\/\/W3C\/\/DTD HTML 4\.01 (Frameset|Transitional)\/\//i.test(publicId));
+    this.document.mode = (
+      name.toLowerCase() === 'html' && !legacy ? 'no-quirks' : 'quirks'
+    ) as HtmlDocumentNode['mode'];
     this.#append(this.document, {
       nodeName: '#documentType',
       name: name.toLowerCase(),
@@ -580,10 +765,19 @@ class TreeBuilder {
       return null;
     }
     this.#closeImplied(name);
+    if (this.#mode === 'in-body' && !OPENS_WITHOUT_FORMATTING.has(name)) this.#reconstruct();
+    this.#openImpliedTableParts(name);
     // `<html>` and `<body>` (or `<head>`) are the first two levels.
     if (this.#stack.length >= MAX_TREE_DEPTH - 2 && !VOID_ELEMENTS.has(name)) this.#pop();
-    const element = this.#element(name, this.#namespaceFor(name), attrs);
-    this.#append(this.#current, element);
+    const namespace = this.#namespaceFor(name);
+    if (namespace === SVG_NS) {
+      for (const attr of attrs) attr.name = SVG_ATTRIBUTES.get(attr.name) ?? attr.name;
+    } else if (namespace === MATHML_NS) {
+      for (const attr of attrs) if (attr.name === 'definitionurl') attr.name = 'definitionURL';
+    }
+    const element = this.#element(name, namespace, attrs);
+    if (this.#fosterTable(name) !== null) this.#foster(element);
+    else this.#append(this.#current, element);
     if (VOID_ELEMENTS.has(name)) {
       if (this.#mode === 'after-head' && this.#stack.length === 0) {
         this.#current = this.#ensureHtml();
@@ -593,6 +787,10 @@ class TreeBuilder {
     this.#stack.push(element);
     this.#current = element;
     if (name === 'form') this.#forms += 1;
+    if (element.namespaceURI === HTML_NS && this.#mode === 'in-body') {
+      if (FORMATTING.has(name)) this.#pushActive(element);
+      else if (MARKERS.has(name)) this.#active.push(null);
+    }
     if (element.namespaceURI === HTML_NS) {
       if (name === 'noscript') {
         this.#rawNoscript = element;
@@ -617,7 +815,8 @@ class TreeBuilder {
         if (SPECIAL.has(tag) && tag !== 'address' && tag !== 'div' && tag !== 'p') break;
       }
     }
-    if (CLOSES_P.has(name)) {
+    // A quirks-mode page (no `<!doctype html>`) keeps a table inside an open `<p>`.
+    if (CLOSES_P.has(name) && !(name === 'table' && this.document.mode === 'quirks')) {
       const at = this.#inScope('p', BUTTON_SCOPE);
       if (at >= 0) while (stack.length > at) this.#pop();
       if (HEADINGS.has(name)) {
@@ -627,29 +826,47 @@ class TreeBuilder {
       return;
     }
     if (name === 'a') {
-      // A second `<a>` ends the first (the adoption agency's effect on the text).
-      const at = this.#inScope('a', SCOPE);
-      if (at >= 0) while (stack.length > at) this.#pop();
-      return;
-    }
-    if (name === 'td' || name === 'th' || name === 'tr') {
+      // A second `<a>` ends an open one it is inside, across phrasing elements (the
+      // adoption agency's effect on the text); inside a block of the first it nests.
       for (let i = stack.length - 1; i >= 0; i--) {
-        const tag = (stack[i] as HtmlElement).tagName;
-        if (TABLE_SCOPE.has(tag)) break;
-        if (tag === 'td' || tag === 'th' || (name === 'tr' && tag === 'tr')) {
+        const element = stack[i] as HtmlElement;
+        if (element.tagName === 'a' && element.namespaceURI === HTML_NS) {
           while (stack.length > i) this.#pop();
+          const entry = this.#active.lastIndexOf(element);
+          if (entry >= 0) this.#active.splice(entry, 1);
           break;
         }
+        if (SPECIAL.has(element.tagName)) break;
       }
       return;
     }
-    if (name === 'tbody' || name === 'thead' || name === 'tfoot') {
+    if (TABLE_PARTS.has(name)) {
+      // A row ends the open row, a cell the open cell; a section, caption or column ends
+      // the open rows and cells (whatever is still open inside them ends too).
       for (let i = stack.length - 1; i >= 0; i--) {
-        const tag = (stack[i] as HtmlElement).tagName;
-        if (TABLE_SCOPE.has(tag)) break;
-        if (tag === 'tbody' || tag === 'thead' || tag === 'tfoot') {
+        const element = stack[i] as HtmlElement;
+        const tag = element.tagName;
+        if (element.namespaceURI !== HTML_NS) continue;
+        if (tag === 'html' || tag === 'template') return;
+        const here =
+          name === 'td' || name === 'th'
+            ? tag === 'td' || tag === 'th'
+            : name === 'tr'
+              ? tag === 'tr'
+              : false;
+        if (here) {
           while (stack.length > i) this.#pop();
-          break;
+          return;
+        }
+        const stop =
+          name === 'td' || name === 'th'
+            ? tag === 'tr' || TABLE_SECTIONS.has(tag) || tag === 'table'
+            : name === 'tr'
+              ? TABLE_SECTIONS.has(tag) || tag === 'table'
+              : tag === 'table';
+        if (stop) {
+          while (stack.length > i + 1) this.#pop();
+          return;
         }
       }
       return;
@@ -660,6 +877,34 @@ class TreeBuilder {
         this.#pop();
       }
     }
+  }
+
+  /**
+   * The table parts a row, a cell or a column implies (HTML §13.2.6.4.9–13): a `<tr>`
+   * straight in a `<table>` opens a `<tbody>` first, a cell a `<tr>` (and the
+   * `<tbody>`), a `<col>` a `<colgroup>`.
+   */
+  #openImpliedTableParts(name: string): void {
+    if (name !== 'tr' && name !== 'td' && name !== 'th' && name !== 'col') return;
+    const current = this.#current as HtmlElement;
+    if (current.namespaceURI !== HTML_NS) return;
+    const at = current.tagName;
+    if (name === 'col') {
+      if (at === 'table') this.#openImplied('colgroup');
+      return;
+    }
+    if (at === 'table') this.#openImplied('tbody');
+    if (name !== 'tr' && TABLE_SECTIONS.has((this.#current as HtmlElement).tagName)) {
+      this.#openImplied('tr');
+    }
+  }
+
+  #openImplied(tagName: string): void {
+    if (this.#stack.length >= MAX_TREE_DEPTH - 2) this.#pop();
+    const element = this.#element(tagName, HTML_NS, []);
+    this.#append(this.#current, element);
+    this.#stack.push(element);
+    this.#current = element;
   }
 
   /** Where on the stack an HTML element `name` is open in `scope`, or -1. */
@@ -702,7 +947,14 @@ class TreeBuilder {
   #pop(): void {
     const stack = this.#stack;
     const popped = stack.pop();
-    if (popped !== undefined && popped.tagName === 'form') this.#forms -= 1;
+    if (popped !== undefined) {
+      if (popped.tagName === 'form') this.#forms -= 1;
+      else if (MARKERS.has(popped.tagName) && popped.namespaceURI === HTML_NS) {
+        // Formatting opened inside a cell, a caption or a template ends with it.
+        const marker = this.#active.lastIndexOf(null);
+        if (marker >= 0) this.#active.length = marker;
+      }
+    }
     this.#current = stack.length > 0 ? (stack[stack.length - 1] as HtmlElement) : this.#base();
     this.#lastText = null;
   }
@@ -716,6 +968,12 @@ class TreeBuilder {
   #text(data: string): void {
     if (this.#rawNoscript !== null || data === '') return;
     let text = data;
+    if (text.includes('\0')) {
+      // U+0000: dropped from text, U+FFFD in raw text (HTML §13.2.5).
+      const raw = RAW_TEXT.has((this.#current as HtmlElement).tagName);
+      text = text.replaceAll('\0', raw ? '\uFFFD' : '');
+      if (text === '') return;
+    }
     if (this.#newlineAfter !== null) {
       if (text.charCodeAt(0) === 0x0a) text = text.slice(1);
       this.#newlineAfter = null;
@@ -723,7 +981,8 @@ class TreeBuilder {
     }
     if (this.#mode !== 'in-body' && this.#stack.length === 0) {
       if (ASCII_WHITESPACE_ONLY.test(text)) {
-        if (this.#mode === 'in-head') this.#insertText(text);
+        // Before `<head>` whitespace is dropped; in and after it, kept where it is.
+        if (this.#mode !== 'initial') this.#insertText(text);
         return;
       }
       const leading = LEADING_WHITESPACE.exec(text)?.[0] ?? '';
@@ -731,10 +990,125 @@ class TreeBuilder {
       this.#enterBody(null);
       text = text.slice(leading.length);
     }
+    if (this.#mode === 'in-body') this.#reconstruct();
     this.#insertText(text);
   }
 
+  /** Where the active formatting element `name` is, after the last marker; -1 if none. */
+  #activeIndex(name: string): number {
+    const active = this.#active;
+    for (let i = active.length - 1; i >= 0; i--) {
+      const entry = active[i];
+      if (entry === null || entry === undefined) return -1;
+      if (entry.tagName === name) return i;
+    }
+    return -1;
+  }
+
+  /** Add a formatting element to the active ones, at most three alike after the last marker. */
+  #pushActive(element: HtmlElement): void {
+    const active = this.#active;
+    let alike = 0;
+    let earliest = -1;
+    for (let i = active.length - 1; i >= 0; i--) {
+      const entry = active[i];
+      if (entry === null || entry === undefined) break;
+      if (entry.tagName === element.tagName && sameAttrs(entry, element)) {
+        alike++;
+        earliest = i;
+      }
+    }
+    if (alike >= 3) active.splice(earliest, 1);
+    active.push(element);
+  }
+
+  /**
+   * Open again, inside the current node, the active formatting elements that something
+   * closed (HTML §13.2.4.3, "reconstruct the active formatting elements").
+   */
+  #reconstruct(): void {
+    const active = this.#active;
+    const last = active[active.length - 1];
+    if (last === undefined || last === null || this.#isOpen(last)) return;
+    let i = active.length - 1;
+    while (i > 0) {
+      const before = active[i - 1];
+      if (before === null || before === undefined || this.#isOpen(before)) break;
+      i--;
+    }
+    for (; i < active.length; i++) {
+      const old = active[i] as HtmlElement;
+      if (this.#stack.length >= MAX_TREE_DEPTH - 2) this.#pop();
+      const again = this.#element(
+        old.tagName,
+        HTML_NS,
+        old.attrs.map((attr) => ({ name: attr.name, value: attr.value })),
+      );
+      if (this.#fosterTable(again.tagName) !== null) this.#foster(again);
+      else this.#append(this.#current, again);
+      this.#stack.push(again);
+      this.#current = again;
+      active[i] = again;
+    }
+  }
+
+  #isOpen(element: HtmlElement): boolean {
+    return this.#stack.lastIndexOf(element) >= 0;
+  }
+
+  /**
+   * The table an element `tagName` (null: text that is not all whitespace) is inserted
+   * before, when the current node is a table's structure, not a cell or a caption: HTML's
+   * "foster parenting" (HTML §13.2.6.1). Null otherwise.
+   */
+  #fosterTable(tagName: string | null): HtmlElement | null {
+    const current = this.#current as HtmlElement;
+    if (
+      this.#mode !== 'in-body' ||
+      current.namespaceURI !== HTML_NS ||
+      !TABLE_STRUCTURE.has(current.tagName) ||
+      (tagName !== null && IN_TABLE.has(tagName))
+    ) {
+      return null;
+    }
+    const stack = this.#stack;
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const element = stack[i] as HtmlElement;
+      if (element.tagName === 'table' && element.namespaceURI === HTML_NS) {
+        return element.parentNode === null ? null : element;
+      }
+    }
+    return null;
+  }
+
+  /** Insert `node` right before the table it is fostered out of. */
+  #foster(node: HtmlNode): void {
+    const table = this.#fosterTable(node.nodeName === '#text' ? null : node.nodeName);
+    if (table === null) return;
+    const parent = table.parentNode as HtmlParent;
+    const siblings = parent.childNodes as HtmlNode[];
+    siblings.splice(siblings.lastIndexOf(table), 0, node);
+    (node as { parentNode: HtmlParent | null }).parentNode = parent;
+    this.#lastText = null;
+  }
+
   #insertText(data: string): void {
+    if (
+      TABLE_STRUCTURE.has((this.#current as HtmlElement).tagName) &&
+      !ASCII_WHITESPACE_ONLY.test(data)
+    ) {
+      const table = this.#fosterTable(null);
+      if (table !== null) {
+        const parent = table.parentNode as HtmlParent;
+        const siblings = parent.childNodes as HtmlNode[];
+        const before = siblings[siblings.lastIndexOf(table) - 1];
+        if (before !== undefined && before.nodeName === '#text') (before as HtmlText).value += data;
+        else {
+          this.#foster({ nodeName: '#text', value: data, parentNode: null } as unknown as HtmlText);
+        }
+        return;
+      }
+    }
     const last = this.#lastText;
     const parent = contentOf(this.#current);
     if (last !== null && last.parentNode === parent) {
@@ -860,6 +1234,11 @@ function contentOf(parent: HtmlParent): HtmlParent {
   return parent.nodeName === 'template' && 'content' in parent
     ? (parent as unknown as { content: HtmlParent }).content
     : parent;
+}
+
+function sameAttrs(a: HtmlElement, b: HtmlElement): boolean {
+  if (a.attrs.length !== b.attrs.length) return false;
+  return a.attrs.every((attr) => attrOf(b, attr.name) === attr.value);
 }
 
 function attrOf(element: HtmlElement, name: string): string | undefined {

@@ -47,15 +47,17 @@ describe('error codes', () => {
   });
 
   it('reports parse_error when the parser gives up', async () => {
-    // The parser as @storefront/html resolves it (parse5 is its dependency, not ours).
-    const parse5 = fileURLToPath(
-      import.meta.resolve('parse5', import.meta.resolve('@storefront/html')),
+    // The tokenizer as @storefront/html resolves it (htmlparser2 is its dependency, not ours).
+    const htmlparser2 = fileURLToPath(
+      import.meta.resolve('htmlparser2', import.meta.resolve('@storefront/html')),
     );
     vi.resetModules();
-    vi.doMock(parse5, async (importOriginal) => ({
+    vi.doMock(htmlparser2, async (importOriginal) => ({
       ...(await importOriginal<Record<string, unknown>>()),
-      parse: () => {
-        throw new RangeError('engine limit');
+      Tokenizer: class {
+        write(): void {
+          throw new RangeError('engine limit');
+        }
       },
     }));
     try {
@@ -64,7 +66,7 @@ describe('error codes', () => {
       expect(result).toMatchObject({ ok: false, error: 'parse_error' });
       expect(result.ok ? '' : result.message).toContain('engine limit');
     } finally {
-      vi.doUnmock(parse5);
+      vi.doUnmock(htmlparser2);
       vi.resetModules();
     }
   });
