@@ -9,6 +9,7 @@ export {
 export { type ContentSelection, contentRoot, contentText, selectContent } from './content.js';
 export {
   childrenOf,
+  collapseSpaces,
   collapseWhitespace,
   findAll,
   findFirst,

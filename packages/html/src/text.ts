@@ -1,5 +1,5 @@
 import { isBoilerplate } from './boilerplate.js';
-import { isElement, isText, walk } from './dom.js';
+import { collapseSpaces, isElement, isText, walk } from './dom.js';
 import type { HtmlElement, HtmlNode } from './types.js';
 
 /** Elements that start and end a block of text. */
@@ -150,13 +150,12 @@ function collapseLine(text: string): string {
   // Collapse ASCII whitespace; keep our line-break and cell markers, trimming around them.
   // Block ends are trimmed of every kind of space (a lone &nbsp; is an empty block);
   // `trim()` also drops markers at the ends, since U+2028 and U+2029 are line terminators.
-  const collapsed = text.replace(ASCII_WHITESPACE, ' ');
+  const collapsed = collapseSpaces(text);
   if (collapsed.indexOf('\u2028') === -1 && collapsed.indexOf('\u2029') === -1)
     return collapsed.trim();
   return collapsed.replace(AROUND_MARKERS, '$1').trim();
 }
 
-const ASCII_WHITESPACE = /[\t\n\f\r ]+/g;
 const AROUND_MARKERS = / ?([\u2028\u2029]) ?/g;
 
 const SOLO =

@@ -16,6 +16,7 @@ test('exports exactly the public API', () => {
     'bareHost',
     'bodyKind',
     'childrenOf',
+    'collapseSpaces',
     'collapseWhitespace',
     'contentRoot',
     'contentText',

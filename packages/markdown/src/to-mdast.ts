@@ -1,5 +1,6 @@
 import {
   BLOCK_TAGS,
+  collapseSpaces,
   getAttr,
   type HtmlElement,
   type HtmlNode,
@@ -83,7 +84,6 @@ const ROW = 6;
 const CELL = 7;
 const BLOCK_MARK = 8;
 
-const HTML_WHITESPACE = /[\t\n\f\r ]+/g;
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-(\S+)/;
 const SAFE_LANGUAGE = /^[\w+#.-]{1,40}$/;
 const TEXT_ALIGN = /(?:^|;)\s*text-align\s*:\s*(left|right|center)\b/i;
@@ -153,7 +153,7 @@ function textToMdast(page: HtmlPage): Root {
     }
   };
   for (const raw of text.split('\n')) {
-    const line = raw.replace(HTML_WHITESPACE, ' ').trim();
+    const line = collapseSpaces(raw).trim();
     if (line === '') flush();
     else lines.push(line);
   }
@@ -365,7 +365,7 @@ class Builder {
       if (raw.length > 0) this.space = true;
       return;
     }
-    let value = collapse ? raw.replace(HTML_WHITESPACE, ' ') : raw;
+    let value = collapse ? collapseSpaces(raw) : raw;
     if (value.indexOf('\0') !== -1) value = value.replace(/\0/g, '\uFFFD');
     const leading = value.charCodeAt(0) === 32;
     const trailing = value.charCodeAt(value.length - 1) === 32;
@@ -536,7 +536,7 @@ class Builder {
   }
 
   private inlineCode(element: HtmlElement): void {
-    const raw = collectText(element, ' ', this.leaves).replace(HTML_WHITESPACE, ' ');
+    const raw = collapseSpaces(collectText(element, ' ', this.leaves));
     const value = raw.trim();
     if (value === '') {
       if (raw !== '') this.space = true;
@@ -871,7 +871,7 @@ function removeLast(children: unknown[], node: unknown): void {
 function collapsedAttr(element: HtmlElement, name: string): string | null {
   const value = getAttr(element, name);
   if (value === null) return null;
-  const collapsed = value.replace(HTML_WHITESPACE, ' ').trim().replace(/\0/g, '\uFFFD');
+  const collapsed = collapseSpaces(value).trim().replace(/\0/g, '\uFFFD');
   return collapsed === '' ? null : collapsed;
 }
 
