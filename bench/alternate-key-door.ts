@@ -78,8 +78,20 @@ function cpuMicros(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
 }
 
+/** Busy and total jiffies of the whole machine so far. */
+function machineTicks(): { busy: number; total: number } {
+  const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] as string)
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const total = cpu.reduce((sum, n) => sum + n, 0);
+  // idle and iowait are the 4th and 5th fields.
+  return { busy: total - (cpu[3] as number) - (cpu[4] as number), total };
+}
+
 async function load(side: Side, runSeconds: number) {
   const before = cpuMicros(side.child.pid as number);
+  const machineBefore = machineTicks();
   const result = await runWrk({
     url: `${side.url}/buy/notarize?content=${encodeURIComponent(NOTARIZE_CONTENT)}`,
     headers: side.key === undefined ? {} : { authorization: `Bearer ${side.key}` },
@@ -88,10 +100,13 @@ async function load(side: Side, runSeconds: number) {
     seconds: runSeconds,
   });
   const cpu = cpuMicros(side.child.pid as number) - before;
+  const machineAfter = machineTicks();
+  const busy =
+    (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
   if (result.socketErrors + result.badStatus > 0) {
     throw new Error(`${side.name}: ${result.socketErrors} socket errors, ${result.badStatus} bad`);
   }
-  return { perSecond: result.requestsPerSecond, cpuPerRequest: cpu / result.requests };
+  return { perSecond: result.requestsPerSecond, cpuPerRequest: cpu / result.requests, busy };
 }
 
 const a = await start(sides[0] as string, option('node-options-a', ''), 'A');
@@ -110,7 +125,7 @@ try {
     const row = first === a ? { a: one, b: two } : { a: two, b: one };
     rows.push(row);
     console.log(
-      `${round} A ${row.a.perSecond.toFixed(0)} req/s ${row.a.cpuPerRequest.toFixed(0)} µs CPU/req | B ${row.b.perSecond.toFixed(0)} req/s ${row.b.cpuPerRequest.toFixed(0)} µs CPU/req`,
+      `${round} A ${row.a.perSecond.toFixed(0)} req/s ${row.a.cpuPerRequest.toFixed(0)} µs CPU/req ${(row.a.busy * 100).toFixed(0)}% busy | B ${row.b.perSecond.toFixed(0)} req/s ${row.b.cpuPerRequest.toFixed(0)} µs CPU/req ${(row.b.busy * 100).toFixed(0)}% busy`,
     );
   }
   const mean = (pick: (r: (typeof rows)[number]) => number) =>

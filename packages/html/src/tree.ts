@@ -473,6 +473,36 @@ const SVG_TAG_NAMES: ReadonlyMap<string, string> = new Map(
  */
 export const MAX_TREE_DEPTH = 512;
 
+/** What a tag name is, as bits, read with one lookup per start tag ({@link flagsOf}). */
+const VOID = 1;
+const CLOSES_A_P = 2;
+const NO_RECONSTRUCT = 4;
+const TABLE_PART = 8;
+const FORMATTING_ELEMENT = 16;
+const MARKER = 32;
+const KEEPS_FIRST_NEWLINE = 64;
+const CLOSES_CURRENT_RULE = 128;
+
+const TAG_FLAGS: ReadonlyMap<string, number> = (() => {
+  const flags = new Map<string, number>();
+  const add = (names: Iterable<string>, bit: number) => {
+    for (const name of names) flags.set(name, (flags.get(name) ?? 0) | bit);
+  };
+  add(VOID_ELEMENTS, VOID);
+  add(CLOSES_P, CLOSES_A_P);
+  add(OPENS_WITHOUT_FORMATTING, NO_RECONSTRUCT);
+  add(TABLE_PARTS, TABLE_PART);
+  add(FORMATTING, FORMATTING_ELEMENT);
+  add(MARKERS, MARKER);
+  add(LEADING_NEWLINE, KEEPS_FIRST_NEWLINE);
+  add(CLOSES_CURRENT.keys(), CLOSES_CURRENT_RULE);
+  return flags;
+})();
+
+function flagsOf(name: string): number {
+  return TAG_FLAGS.get(name) ?? 0;
+}
+
 type Mode = 'initial' | 'in-head' | 'after-head' | 'in-body';
 
 const ASCII_WHITESPACE_ONLY = /^[\t\n\f\r ]*$/;
@@ -586,7 +616,13 @@ class TreeBuilder {
   onattribend(): void {
     const attrs = this.#attrs;
     const name = this.#attribName;
-    if (attrs !== null && !attrs.some((attr) => attr.name === name)) {
+    if (attrs !== null) {
+      for (let i = 0; i < attrs.length; i++) {
+        if ((attrs[i] as Attr).name === name) {
+          this.#attribValue = '';
+          return;
+        }
+      }
       attrs.push({ name, value: this.#attribValue });
     }
     this.#attribValue = '';
@@ -764,11 +800,12 @@ class TreeBuilder {
     } else if (name === 'head') {
       return null;
     }
-    this.#closeImplied(name);
-    if (this.#mode === 'in-body' && !OPENS_WITHOUT_FORMATTING.has(name)) this.#reconstruct();
+    const flags = flagsOf(name);
+    this.#closeImplied(name, flags);
+    if (this.#mode === 'in-body' && (flags & NO_RECONSTRUCT) === 0) this.#reconstruct();
     this.#openImpliedTableParts(name);
     // `<html>` and `<body>` (or `<head>`) are the first two levels.
-    if (this.#stack.length >= MAX_TREE_DEPTH - 2 && !VOID_ELEMENTS.has(name)) this.#pop();
+    if (this.#stack.length >= MAX_TREE_DEPTH - 2 && (flags & VOID) === 0) this.#pop();
     const namespace = this.#namespaceFor(name);
     if (namespace === SVG_NS) {
       for (const attr of attrs) attr.name = SVG_ATTRIBUTES.get(attr.name) ?? attr.name;
@@ -778,7 +815,7 @@ class TreeBuilder {
     const element = this.#element(name, namespace, attrs);
     if (this.#fosterTable(name) !== null) this.#foster(element);
     else this.#append(this.#current, element);
-    if (VOID_ELEMENTS.has(name)) {
+    if ((flags & VOID) !== 0) {
       if (this.#mode === 'after-head' && this.#stack.length === 0) {
         this.#current = this.#ensureHtml();
       }
@@ -788,20 +825,21 @@ class TreeBuilder {
     this.#current = element;
     if (name === 'form') this.#forms += 1;
     if (element.namespaceURI === HTML_NS && this.#mode === 'in-body') {
-      if (FORMATTING.has(name)) this.#pushActive(element);
-      else if (MARKERS.has(name)) this.#active.push(null);
+      if ((flags & FORMATTING_ELEMENT) !== 0) this.#pushActive(element);
+      else if ((flags & MARKER) !== 0) this.#active.push(null);
     }
     if (element.namespaceURI === HTML_NS) {
       if (name === 'noscript') {
         this.#rawNoscript = element;
         this.#rawStart = end + 1;
-      } else if (LEADING_NEWLINE.has(name)) this.#newlineAfter = element;
+      } else if ((flags & KEEPS_FIRST_NEWLINE) !== 0) this.#newlineAfter = element;
     }
     return element;
   }
 
   /** Close what a start tag of `name` implies is over (HTML §13.2.6.4.7, in body). */
-  #closeImplied(name: string): void {
+  #closeImplied(name: string, flags: number): void {
+    if ((flags & (CLOSES_A_P | TABLE_PART | CLOSES_CURRENT_RULE)) === 0 && name !== 'a') return;
     const stack = this.#stack;
     if (name === 'li' || name === 'dd' || name === 'dt') {
       // The list item open nearest, unless a special element other than address, div
@@ -816,7 +854,7 @@ class TreeBuilder {
       }
     }
     // A quirks-mode page (no `<!doctype html>`) keeps a table inside an open `<p>`.
-    if (CLOSES_P.has(name) && !(name === 'table' && this.document.mode === 'quirks')) {
+    if ((flags & CLOSES_A_P) !== 0 && !(name === 'table' && this.document.mode === 'quirks')) {
       const at = this.#inScope('p', BUTTON_SCOPE);
       if (at >= 0) while (stack.length > at) this.#pop();
       if (HEADINGS.has(name)) {
@@ -840,7 +878,7 @@ class TreeBuilder {
       }
       return;
     }
-    if (TABLE_PARTS.has(name)) {
+    if ((flags & TABLE_PART) !== 0) {
       // A row ends the open row, a cell the open cell; a section, caption or column ends
       // the open rows and cells (whatever is still open inside them ends too).
       for (let i = stack.length - 1; i >= 0; i--) {
