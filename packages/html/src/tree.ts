@@ -473,6 +473,12 @@ const SVG_TAG_NAMES: ReadonlyMap<string, string> = new Map(
  */
 export const MAX_TREE_DEPTH = 512;
 
+/**
+ * The most active formatting elements kept after the last marker (real pages keep a
+ * handful open; HTML sets no bound, its "Noah's Ark" clause only drops a fourth alike).
+ */
+const MAX_ACTIVE_FORMATTING = 64;
+
 /** What a tag name is, as bits, read with one lookup per start tag ({@link flagsOf}). */
 const VOID = 1;
 const CLOSES_A_P = 2;
@@ -512,22 +518,22 @@ type Attr = { name: string; value: string };
 
 /**
  * The tree of an HTML document in parse5's default tree shape (the shape every product
- * reads), built from htmlparser2's tokenizer (docs/decisions.md, "The HTML tree from
- * htmlparser2's tokenizer"). It keeps what of HTML's tree construction a reader of
- * pages meets: one `<html>` with a `<head>` and a `<body>`, always; head elements before
- * the body in `<head>`; content after `</body>` still in the body; a second `<html>` or
- * `<body>` tag adding its attributes to the first; a second `<form>` inside a form
- * ignored; the end tags HTML implies (`<p>`, `<li>`, headings, table cells, options);
- * `</p>` and `</br>` without a start tag; SVG and MathML namespaces and SVG's camel-case
- * names; `<template>` children in its content; the first newline of `<pre>`,
- * `<textarea>` and `<listing>` dropped; `<noscript>` as raw text (a parse with scripting
- * on, as a browser's); CR LF as LF; the first of two attributes with one name. The
- * tokenizer reads character references, comments and the raw text of `<script>`,
- * `<style>`, `<title>`, `<textarea>` and the like. Not kept: misnested formatting
- * elements are closed where their end tag is, not re-opened (no adoption agency), and
- * misplaced table content stays where it is (no foster parenting); the text and its order
- * are the same, only the nesting can differ. The open elements are a stack that grows
- * at its end, so a page of deeply nested elements costs linear time.
+ * reads), built from htmlparser2's tokenizer as HTML's tree construction builds it
+ * (docs/decisions.md, "Which HTML parser"): one `<html>` with a `<head>` and a `<body>`,
+ * always; head elements before the body in the head; content after `</body>` in the
+ * body; a second `<html>` or `<body>` adding its attributes; a second `<form>` inside a
+ * form ignored; the end tags HTML implies, found in their scopes; end tags that do not
+ * cross a special element; `</p>` and `</br>` alone; the active formatting elements
+ * opened again after a block or a misnested end tag closed them; text and inline
+ * elements fostered out of a table's structure; implied table sections, rows and column
+ * groups; quirks mode from the doctype; SVG and MathML namespaces and their camel-case
+ * names; `<template>` content; `<noscript>` as raw text (scripting on, as a browser);
+ * the first newline of `<pre>`, `<textarea>` and `<listing>` dropped; CR LF as LF, U+0000
+ * dropped from text; the first of two attributes of one name. The tokenizer reads
+ * character references, comments and raw text. Not kept: the adoption agency's moving
+ * of blocks out of a misnested formatting element (it is closed at its end tag), and
+ * framesets. No element opens deeper than {@link MAX_TREE_DEPTH}; the open elements are
+ * a stack that grows at its end, so parsing costs linear time.
  */
 export function buildTree(input: string, created: Created): HtmlDocumentNode {
   const source = input.includes('\r') ? input.replace(/\r\n?/g, '\n') : input;
@@ -552,6 +558,9 @@ class TreeBuilder {
   #current: HtmlParent;
   /** Open `<form>` elements. */
   #forms = 0;
+  /** Elements opened by the page's start tags, and formatting elements opened again. */
+  #opened = 0;
+  #reopened = 0;
   /**
    * The active formatting elements (HTML §13.2.4.3), null a marker (a table cell, a
    * caption, a template, an object): those a block or an end tag closed are opened
@@ -813,6 +822,7 @@ class TreeBuilder {
       for (const attr of attrs) if (attr.name === 'definitionurl') attr.name = 'definitionURL';
     }
     const element = this.#element(name, namespace, attrs);
+    this.#opened++;
     if (this.#fosterTable(name) !== null) this.#foster(element);
     else this.#append(this.#current, element);
     if ((flags & VOID) !== 0) {
@@ -1058,6 +1068,10 @@ class TreeBuilder {
     }
     if (alike >= 3) active.splice(earliest, 1);
     active.push(element);
+    // Past the most any page keeps open, the oldest is forgotten: every search of the
+    // list, and what one text can open again, stays bounded.
+    const marker = active.lastIndexOf(null);
+    if (active.length - marker - 1 > MAX_ACTIVE_FORMATTING) active.splice(marker + 1, 1);
   }
 
   /**
@@ -1068,6 +1082,9 @@ class TreeBuilder {
     const active = this.#active;
     const last = active[active.length - 1];
     if (last === undefined || last === null || this.#isOpen(last)) return;
+    // Elements opened again never outnumber the page's own: a page cannot make the
+    // tree grow faster than its markup.
+    if (this.#reopened > this.#opened) return;
     let i = active.length - 1;
     while (i > 0) {
       const before = active[i - 1];
@@ -1087,6 +1104,7 @@ class TreeBuilder {
       this.#stack.push(again);
       this.#current = again;
       active[i] = again;
+      this.#reopened++;
     }
   }
 

@@ -22,6 +22,10 @@ const SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'unclosed <b>s': (n) => `${'<b>'.repeat(n)}x`,
   'nested table cells': (n) => `${'<table><tr><td>'.repeat(n / 5)}x`,
   '<a href>s': (n) => `${'<a href=x>'.repeat(n)}x`,
+  'unclosed formatting opened again in every block': (n) =>
+    `<div>${Array.from({ length: n / 2 }, (_, i) => `<b id=${i}>`).join('')}</div>${'<div>x</div>'.repeat(n / 2)}`,
+  'end tags searching the formatting elements': (n) =>
+    `${Array.from({ length: n / 2 }, (_, i) => `<i id=${i}>`).join('')}${'</b>'.repeat(n / 2)}x`,
 };
 
 /** Parse a page. */
