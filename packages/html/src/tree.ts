@@ -512,6 +512,7 @@ function flagsOf(name: string): number {
 type Mode = 'initial' | 'in-head' | 'after-head' | 'in-body';
 
 const ASCII_WHITESPACE_ONLY = /^[\t\n\f\r ]*$/;
+const NOSCRIPT_END = /<\/noscript/gi;
 const LEADING_WHITESPACE = /^[\t\n\f\r ]*/;
 
 type Attr = { name: string; value: string };
@@ -538,9 +539,19 @@ type Attr = { name: string; value: string };
 export function buildTree(input: string, created: Created): HtmlDocumentNode {
   const source = input.includes('\r') ? input.replace(/\r\n?/g, '\n') : input;
   const builder = new TreeBuilder(source, created);
-  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, builder);
-  tokenizer.write(source);
-  tokenizer.end();
+  // A `<noscript>`'s raw text ends at the first `</noscript`, which the tokenizer does
+  // not know: the builder stops it there, and a new one reads on from that point.
+  for (let from = 0; ; ) {
+    const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, builder);
+    builder.readFrom(tokenizer, from);
+    tokenizer.write(from === 0 ? source : source.slice(from));
+    const next = builder.resumeAt();
+    if (next === null) {
+      tokenizer.end();
+      break;
+    }
+    from = next;
+  }
   return builder.finish();
 }
 
@@ -574,9 +585,11 @@ class TreeBuilder {
   #attribValue = '';
   /** The element whose first newline is dropped, until anything follows its start tag. */
   #newlineAfter: HtmlElement | null = null;
-  /** The `<noscript>` being read as raw text, and where its text starts. */
-  #rawNoscript: HtmlElement | null = null;
-  #rawStart = 0;
+  /** The tokenizer reading, and where in the source its input starts. */
+  #tokenizer: Tokenizer | null = null;
+  #offset = 0;
+  /** Where the next tokenizer starts, once a `<noscript>`'s raw text has been read. */
+  #resume: number | null = null;
   /** The text node last appended, while nothing has been appended after it. */
   #lastText: HtmlText | null = null;
 
@@ -592,8 +605,25 @@ class TreeBuilder {
     this.#current = this.document;
   }
 
+  /** Read the events of `tokenizer`, whose input starts at `base` in the source. */
+  readFrom(tokenizer: Tokenizer, base: number): void {
+    this.#tokenizer = tokenizer;
+    this.#offset = base;
+    this.#resume = null;
+  }
+
+  /** Where reading goes on after a `<noscript>`, or null when the tokenizer read to the end. */
+  resumeAt(): number | null {
+    return this.#resume;
+  }
+
+  /** The source between two of the current tokenizer's indexes. */
+  #slice(start: number, end: number): string {
+    const offset = this.#offset;
+    return this.#source.slice(offset + start, offset + end);
+  }
+
   finish(): HtmlDocumentNode {
-    if (this.#rawNoscript !== null) this.#endNoscript(this.#source.length);
     if (this.#body === null) this.#enterBody(null);
     return this.document;
   }
@@ -602,7 +632,7 @@ class TreeBuilder {
 
   onopentagname(start: number, end: number): void {
     this.#newlineAfter = null;
-    let name = this.#source.slice(start, end).toLowerCase();
+    let name = this.#slice(start, end).toLowerCase();
     if (this.isInForeignContext()) name = SVG_TAG_NAMES.get(name) ?? name;
     else if (name === 'image') name = 'img';
     this.#tagName = name;
@@ -611,11 +641,11 @@ class TreeBuilder {
   }
 
   onattribname(start: number, end: number): void {
-    this.#attribName = this.#source.slice(start, end).toLowerCase();
+    this.#attribName = this.#slice(start, end).toLowerCase();
   }
 
   onattribdata(start: number, end: number): void {
-    this.#attribValue += this.#source.slice(start, end);
+    this.#attribValue += this.#slice(start, end);
   }
 
   onattribentity(codePoint: number): void {
@@ -652,11 +682,7 @@ class TreeBuilder {
 
   onclosetag(start: number, end: number): void {
     this.#newlineAfter = null;
-    const name = this.#source.slice(start, end).toLowerCase();
-    if (this.#rawNoscript !== null) {
-      if (name !== 'noscript') return;
-      this.#endNoscript(this.#source.lastIndexOf('<', start));
-    }
+    const name = this.#slice(start, end).toLowerCase();
     if (name === 'html' || name === 'body') return;
     if (name === 'head') {
       if (this.#mode === 'in-head') {
@@ -676,17 +702,7 @@ class TreeBuilder {
       return;
     }
     const stack = this.#stack;
-    if (FORMATTING.has(name) && this.#mode === 'in-body') {
-      const entry = this.#activeIndex(name);
-      if (entry >= 0) {
-        const element = this.#active[entry] as HtmlElement;
-        this.#active.splice(entry, 1);
-        // Closed where its end tag is; what it closed on the way is opened again later.
-        const open = stack.lastIndexOf(element);
-        if (open >= 0) while (stack.length > open) this.#pop();
-        return;
-      }
-    }
+    if (FORMATTING.has(name) && this.#mode === 'in-body' && this.#adopt(name)) return;
     const at = this.#endTagTarget(name);
     if (at >= 0) {
       while (stack.length > at) this.#pop();
@@ -703,7 +719,7 @@ class TreeBuilder {
   }
 
   ontext(start: number, end: number): void {
-    this.#text(this.#source.slice(start, end));
+    this.#text(this.#slice(start, end));
   }
 
   ontextentity(codePoint: number): void {
@@ -711,19 +727,19 @@ class TreeBuilder {
   }
 
   oncomment(start: number, end: number, offset: number): void {
-    this.#comment(this.#source.slice(start, end - offset));
+    this.#comment(this.#slice(start, end - offset));
   }
 
   oncdata(start: number, end: number, offset: number): void {
-    const value = this.#source.slice(start, end - offset);
+    const value = this.#slice(start, end - offset);
     // CDATA is text in SVG and MathML, a comment in HTML.
     if (this.isInForeignContext()) this.#text(value);
     else this.#comment(`[CDATA[${value}]]`);
   }
 
   ondeclaration(start: number, end: number): void {
-    if (this.#html !== null || this.#rawNoscript !== null) return;
-    const declaration = this.#source.slice(start, end);
+    if (this.#html !== null) return;
+    const declaration = this.#slice(start, end);
     const name = /^doctype\s+([^\s>]+)/i.exec(declaration)?.[1] ?? '';
     // The quirks the tree shows (HTML §13.2.6.4.1): a doctype other than `html`, or one
     // naming a DTD of the HTML 4 era and before, makes a quirks-mode page.
@@ -748,7 +764,7 @@ class TreeBuilder {
 
   onprocessinginstruction(start: number, end: number): void {
     // HTML has no processing instructions: `<?…>` is a comment.
-    this.#comment(this.#source.slice(start, end));
+    this.#comment(this.#slice(start, end));
   }
 
   onend(): void {}
@@ -771,7 +787,7 @@ class TreeBuilder {
     const attrs = this.#attrs;
     this.#tagName = '';
     this.#attrs = null;
-    if (attrs === null || this.#rawNoscript !== null) return null;
+    if (attrs === null || this.#resume !== null) return null;
     if (name === 'html') {
       if (this.#html === null) {
         const html = this.#element('html', HTML_NS, attrs);
@@ -823,7 +839,9 @@ class TreeBuilder {
     }
     const element = this.#element(name, namespace, attrs);
     this.#opened++;
-    if (this.#fosterTable(name) !== null) this.#foster(element);
+    // A hidden input is a table's own; anything else out of place in one is fostered.
+    const hidden = name === 'input' && attrOf(element, 'type')?.toLowerCase() === 'hidden';
+    if (!hidden && this.#fosterTable(name) !== null) this.#foster(element);
     else this.#append(this.#current, element);
     if ((flags & VOID) !== 0) {
       if (this.#mode === 'after-head' && this.#stack.length === 0) {
@@ -840,8 +858,7 @@ class TreeBuilder {
     }
     if (element.namespaceURI === HTML_NS) {
       if (name === 'noscript') {
-        this.#rawNoscript = element;
-        this.#rawStart = end + 1;
+        this.#readNoscript(this.#offset + end + 1);
       } else if ((flags & KEEPS_FIRST_NEWLINE) !== 0) this.#newlineAfter = element;
     }
     return element;
@@ -874,21 +891,26 @@ class TreeBuilder {
       return;
     }
     if (name === 'a') {
-      // A second `<a>` ends an open one it is inside, across phrasing elements (the
-      // adoption agency's effect on the text); inside a block of the first it nests.
-      for (let i = stack.length - 1; i >= 0; i--) {
-        const element = stack[i] as HtmlElement;
-        if (element.tagName === 'a' && element.namespaceURI === HTML_NS) {
-          while (stack.length > i) this.#pop();
-          const entry = this.#active.lastIndexOf(element);
-          if (entry >= 0) this.#active.splice(entry, 1);
-          break;
+      // A second `<a>` while one is active ends it as `</a>` would (HTML §13.2.6.4.7).
+      const entry = this.#activeIndex('a');
+      if (entry >= 0) {
+        const first = this.#active[entry] as HtmlElement;
+        this.#adopt('a');
+        const still = this.#active.lastIndexOf(first);
+        if (still >= 0) this.#active.splice(still, 1);
+        const open = stack.lastIndexOf(first);
+        if (open >= 0) {
+          stack.splice(open, 1);
+          this.#current =
+            stack.length > 0 ? (stack[stack.length - 1] as HtmlElement) : this.#base();
         }
-        if (SPECIAL.has(element.tagName)) break;
       }
       return;
     }
     if ((flags & TABLE_PART) !== 0) {
+      const top = stack[stack.length - 1];
+      // A column in an open column group stays in it.
+      if (name === 'col' && top !== undefined && top.tagName === 'colgroup') return;
       // A row ends the open row, a cell the open cell; a section, caption or column ends
       // the open rows and cells (whatever is still open inside them ends too).
       for (let i = stack.length - 1; i >= 0; i--) {
@@ -981,6 +1003,13 @@ class TreeBuilder {
   #endTagTarget(name: string): number {
     const stack = this.#stack;
     const svgName = SVG_TAG_NAMES.get(name);
+    // In SVG and MathML an end tag closes the nearest foreign element of its name, if
+    // one is open above the nearest HTML element (HTML §13.2.6.5); else HTML's rules.
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const element = stack[i] as HtmlElement;
+      if (element.namespaceURI === HTML_NS) break;
+      if (element.tagName === name || element.tagName === svgName) return i;
+    }
     if (SPECIAL.has(name)) return this.#inScope(name, END_TAG_SCOPES.get(name) ?? SCOPE);
     for (let i = stack.length - 1; i >= 0; i--) {
       const element = stack[i] as HtmlElement;
@@ -1014,7 +1043,7 @@ class TreeBuilder {
   }
 
   #text(data: string): void {
-    if (this.#rawNoscript !== null || data === '') return;
+    if (this.#resume !== null || data === '') return;
     let text = data;
     if (text.includes('\0')) {
       // U+0000: dropped from text, U+FFFD in raw text (HTML §13.2.5).
@@ -1040,6 +1069,123 @@ class TreeBuilder {
     }
     if (this.#mode === 'in-body') this.#reconstruct();
     this.#insertText(text);
+  }
+
+  /**
+   * HTML's adoption agency algorithm (HTML §13.2.6.4.7) for an end tag, or a second
+   * `<a>`, of the formatting element `subject`: the element closes where the tag is, and
+   * a block opened inside it moves out of it, the formatting carried into the block by a
+   * copy. Returns false when the tag is to be read as any other end tag.
+   */
+  #adopt(subject: string): boolean {
+    const stack = this.#stack;
+    const active = this.#active;
+    const top = stack[stack.length - 1];
+    if (
+      top !== undefined &&
+      top.tagName === subject &&
+      top.namespaceURI === HTML_NS &&
+      !active.includes(top)
+    ) {
+      this.#pop();
+      return true;
+    }
+    for (let outer = 0; outer < 8; outer++) {
+      const entry = this.#activeIndex(subject);
+      if (entry < 0) return false;
+      const formatting = active[entry] as HtmlElement;
+      const at = stack.lastIndexOf(formatting);
+      if (at < 0) {
+        active.splice(entry, 1);
+        return true;
+      }
+      const inScope = this.#inScope(subject, SCOPE);
+      if (inScope < 0 || stack[inScope] !== formatting) return true;
+      let furthest = -1;
+      for (let i = at + 1; i < stack.length; i++) {
+        const element = stack[i] as HtmlElement;
+        if (element.namespaceURI === HTML_NS && SPECIAL.has(element.tagName)) {
+          furthest = i;
+          break;
+        }
+      }
+      if (furthest < 0) {
+        while (stack.length > at) this.#pop();
+        const still = active.lastIndexOf(formatting);
+        if (still >= 0) active.splice(still, 1);
+        return true;
+      }
+      const furthestBlock = stack[furthest] as HtmlElement;
+      const commonAncestor = at > 0 ? (stack[at - 1] as HtmlElement) : this.#base();
+      // Where the copy of the formatting element goes in the active list: after this.
+      let bookmark: HtmlElement | null = formatting;
+      let lastNode: HtmlElement = furthestBlock;
+      let index = furthest;
+      for (let inner = 1; ; inner++) {
+        index--;
+        const node = stack[index] as HtmlElement;
+        if (node === formatting) break;
+        let place = active.lastIndexOf(node);
+        if (inner > 3 && place >= 0) {
+          active.splice(place, 1);
+          place = -1;
+        }
+        if (place < 0) {
+          stack.splice(index, 1);
+          continue;
+        }
+        const copy = this.#copy(node);
+        active[place] = copy;
+        stack[index] = copy;
+        if (lastNode === furthestBlock) bookmark = copy;
+        this.#detach(lastNode);
+        this.#append(copy, lastNode);
+        lastNode = copy;
+      }
+      this.#detach(lastNode);
+      const table = this.#fosterTableAt(commonAncestor);
+      if (table !== null) this.#fosterBefore(table, lastNode);
+      else this.#append(commonAncestor, lastNode);
+      const copy = this.#copy(formatting);
+      const moved = contentOf(furthestBlock).childNodes as HtmlNode[];
+      const children = moved.splice(0, moved.length);
+      for (const child of children) {
+        (copy.childNodes as HtmlNode[]).push(child);
+        (child as { parentNode: HtmlParent | null }).parentNode = copy;
+      }
+      this.#append(furthestBlock, copy);
+      // The copy takes the formatting element's place among the active ones.
+      const old = active.lastIndexOf(formatting);
+      if (old >= 0) active.splice(old, 1);
+      const after = bookmark === formatting ? old - 1 : active.lastIndexOf(bookmark);
+      active.splice(Math.max(0, after + 1), 0, copy);
+      stack.splice(stack.lastIndexOf(formatting), 1);
+      stack.splice(stack.lastIndexOf(furthestBlock) + 1, 0, copy);
+      this.#current = stack[stack.length - 1] as HtmlElement;
+      this.#lastText = null;
+    }
+    return true;
+  }
+
+  /** A new element with the name and attributes of `element`. */
+  #copy(element: HtmlElement): HtmlElement {
+    this.#reopened++;
+    return this.#element(
+      element.tagName,
+      HTML_NS,
+      element.attrs.map((attr) => ({ name: attr.name, value: attr.value })),
+    );
+  }
+
+  /** Take `node` out of its parent's children. */
+  #detach(node: HtmlNode): void {
+    const parent = (node as { parentNode: HtmlParent | null }).parentNode;
+    if (parent === null || parent === undefined) return;
+    const siblings = parent.childNodes as HtmlNode[];
+    const at = siblings.lastIndexOf(node);
+    if (at >= 0) siblings.splice(at, 1);
+    (node as { parentNode: HtmlParent | null }).parentNode = null;
+    this.#lastText = null;
   }
 
   /** Where the active formatting element `name` is, after the last marker; -1 if none. */
@@ -1140,7 +1286,24 @@ class TreeBuilder {
   /** Insert `node` right before the table it is fostered out of. */
   #foster(node: HtmlNode): void {
     const table = this.#fosterTable(node.nodeName === '#text' ? null : node.nodeName);
-    if (table === null) return;
+    if (table !== null) this.#fosterBefore(table, node);
+  }
+
+  /** The table a node inserted into `target` is fostered before, when `target` is table structure. */
+  #fosterTableAt(target: HtmlParent): HtmlElement | null {
+    const element = target as HtmlElement;
+    if (element.namespaceURI !== HTML_NS || !TABLE_STRUCTURE.has(element.tagName)) return null;
+    const stack = this.#stack;
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const open = stack[i] as HtmlElement;
+      if (open.tagName === 'table' && open.namespaceURI === HTML_NS) {
+        return open.parentNode === null ? null : open;
+      }
+    }
+    return null;
+  }
+
+  #fosterBefore(table: HtmlElement, node: HtmlNode): void {
     const parent = table.parentNode as HtmlParent;
     const siblings = parent.childNodes as HtmlNode[];
     siblings.splice(siblings.lastIndexOf(table), 0, node);
@@ -1178,15 +1341,22 @@ class TreeBuilder {
 
   #comment(data: string): void {
     this.#newlineAfter = null;
-    if (this.#rawNoscript !== null) return;
+    if (this.#resume !== null) return;
     const node = { nodeName: '#comment', data, parentNode: null } as unknown as HtmlNode;
     this.#append(this.#current, node);
   }
 
-  #endNoscript(end: number): void {
-    const raw = this.#source.slice(this.#rawStart, Math.max(this.#rawStart, end));
-    this.#rawNoscript = null;
-    if (raw !== '') this.#insertText(raw);
+  /**
+   * Read a `<noscript>` opened at `start` as raw text, as a browser with scripting on:
+   * up to the first `</noscript`, where the next tokenizer starts ({@link buildTree}).
+   */
+  #readNoscript(start: number): void {
+    NOSCRIPT_END.lastIndex = start;
+    const found = NOSCRIPT_END.exec(this.#source);
+    const end = found === null ? this.#source.length : found.index;
+    if (end > start) this.#insertText(this.#source.slice(start, end));
+    this.#resume = end;
+    this.#tokenizer?.pause();
   }
 
   #append(parent: HtmlParent, node: HtmlNode): void {
