@@ -1,4 +1,5 @@
 import { Tokenizer } from 'htmlparser2';
+import { getAttr } from './dom.js';
 import type { HtmlDocumentNode, HtmlElement, HtmlNode, HtmlParent, HtmlText } from './types.js';
 
 export const HTML_NS = 'http://www.w3.org/1999/xhtml';
@@ -840,8 +841,9 @@ class TreeBuilder {
     const element = this.#element(name, namespace, attrs);
     this.#opened++;
     // A hidden input is a table's own; anything else out of place in one is fostered.
-    const hidden = name === 'input' && attrOf(element, 'type')?.toLowerCase() === 'hidden';
-    if (!hidden && this.#fosterTable(name) !== null) this.#foster(element);
+    const hidden = name === 'input' && getAttr(element, 'type')?.toLowerCase() === 'hidden';
+    const table = hidden ? null : this.#fosterTable(name);
+    if (table !== null) this.#fosterBefore(table, element);
     else this.#append(this.#current, element);
     if ((flags & VOID) !== 0) {
       if (this.#mode === 'after-head' && this.#stack.length === 0) {
@@ -1245,7 +1247,8 @@ class TreeBuilder {
         HTML_NS,
         old.attrs.map((attr) => ({ name: attr.name, value: attr.value })),
       );
-      if (this.#fosterTable(again.tagName) !== null) this.#foster(again);
+      const table = this.#fosterTable(again.tagName);
+      if (table !== null) this.#fosterBefore(table, again);
       else this.#append(this.#current, again);
       this.#stack.push(again);
       this.#current = again;
@@ -1264,29 +1267,8 @@ class TreeBuilder {
    * "foster parenting" (HTML §13.2.6.1). Null otherwise.
    */
   #fosterTable(tagName: string | null): HtmlElement | null {
-    const current = this.#current as HtmlElement;
-    if (
-      this.#mode !== 'in-body' ||
-      current.namespaceURI !== HTML_NS ||
-      !TABLE_STRUCTURE.has(current.tagName) ||
-      (tagName !== null && IN_TABLE.has(tagName))
-    ) {
-      return null;
-    }
-    const stack = this.#stack;
-    for (let i = stack.length - 1; i >= 0; i--) {
-      const element = stack[i] as HtmlElement;
-      if (element.tagName === 'table' && element.namespaceURI === HTML_NS) {
-        return element.parentNode === null ? null : element;
-      }
-    }
-    return null;
-  }
-
-  /** Insert `node` right before the table it is fostered out of. */
-  #foster(node: HtmlNode): void {
-    const table = this.#fosterTable(node.nodeName === '#text' ? null : node.nodeName);
-    if (table !== null) this.#fosterBefore(table, node);
+    if (this.#mode !== 'in-body' || (tagName !== null && IN_TABLE.has(tagName))) return null;
+    return this.#fosterTableAt(this.#current);
   }
 
   /** The table a node inserted into `target` is fostered before, when `target` is table structure. */
@@ -1303,6 +1285,7 @@ class TreeBuilder {
     return null;
   }
 
+  /** Insert `node` right before `table`, which it is fostered out of. */
   #fosterBefore(table: HtmlElement, node: HtmlNode): void {
     const parent = table.parentNode as HtmlParent;
     const siblings = parent.childNodes as HtmlNode[];
@@ -1323,7 +1306,8 @@ class TreeBuilder {
         const before = siblings[siblings.lastIndexOf(table) - 1];
         if (before !== undefined && before.nodeName === '#text') (before as HtmlText).value += data;
         else {
-          this.#foster({ nodeName: '#text', value: data, parentNode: null } as unknown as HtmlText);
+          const node = { nodeName: '#text', value: data, parentNode: null } as unknown as HtmlText;
+          this.#fosterBefore(table, node);
         }
         return;
       }
@@ -1390,11 +1374,11 @@ class TreeBuilder {
     const tag = element.tagName;
     if (tag === 'article' || tag === 'main') created.holders.push(element);
     else if (tag === 'base') {
-      if (attrOf(element, 'href') !== undefined) created.bases.push(element);
+      if (getAttr(element, 'href') !== null) created.bases.push(element);
     } else if (tag === 'title') {
       if (element.namespaceURI === HTML_NS) created.titles.push(element);
       else created.foreignTitle = true;
-    } else if (element.attrs.length > 0 && attrOf(element, 'role') === 'main') {
+    } else if (element.attrs.length > 0 && getAttr(element, 'role') === 'main') {
       created.holders.push(element);
     }
   }
@@ -1402,10 +1386,10 @@ class TreeBuilder {
   /** A second `<html>` or `<body>` tag: its attributes the first lacks are added to it. */
   #merge(target: HtmlElement, attrs: readonly Attr[]): void {
     for (const attr of attrs) {
-      if (attrOf(target, attr.name) === undefined) target.attrs.push(attr);
+      if (getAttr(target, attr.name) === null) target.attrs.push(attr);
     }
     const holders = this.#created.holders;
-    if (attrOf(target, 'role') === 'main' && !holders.includes(target)) holders.push(target);
+    if (getAttr(target, 'role') === 'main' && !holders.includes(target)) holders.push(target);
   }
 
   #namespaceFor(tagName: string): string {
@@ -1464,10 +1448,5 @@ function contentOf(parent: HtmlParent): HtmlParent {
 
 function sameAttrs(a: HtmlElement, b: HtmlElement): boolean {
   if (a.attrs.length !== b.attrs.length) return false;
-  return a.attrs.every((attr) => attrOf(b, attr.name) === attr.value);
-}
-
-function attrOf(element: HtmlElement, name: string): string | undefined {
-  for (const attr of element.attrs) if (attr.name === name) return attr.value;
-  return undefined;
+  return a.attrs.every((attr) => getAttr(b, attr.name) === attr.value);
 }
