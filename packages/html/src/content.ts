@@ -20,7 +20,7 @@ export interface ContentSelection {
 
 /**
  * Select a page's main content by scoring its blocks, the way a reader mode does, in one
- * iterative walk over the shared parse5 tree (no recursion, so a deep page cannot
+ * iterative walk over the shared tree (no recursion, so a deep page cannot
  * exhaust the stack):
  *
  * 1. **Measure, score and judge.** Every element gets its text length, link-text

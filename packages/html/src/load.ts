@@ -7,15 +7,15 @@ import type { HtmlDocumentNode, HtmlElement, HtmlPage, LoadResult } from './type
 import { resolveUrl } from './urls.js';
 
 /**
- * The most decoded characters handed to the parser (5 Mi). parse5 is linear in time but
- * its tree can take about 100 bytes of heap per input byte on pathological nesting, so
- * the rest of a larger body is left out and the page says `clipped`.
+ * The most decoded characters handed to the parser (5 Mi). Parsing is linear in time, but
+ * a tree of pathological markup can take many times its input in heap, so the rest of a
+ * larger body is left out and the page says `clipped`.
  */
 export const HTML_MAX_PARSE_CHARS = 5 * 1024 * 1024;
 
 /**
- * The most elements a page may open before it is parsed (150,000). parse5 keeps about
- * 300 bytes of heap per element, more with the products' work on the tree, so a page of
+ * The most elements a page may open before it is parsed (150,000). A tree keeps a few
+ * hundred bytes of heap per element, more with the products' work on it, so a page of
  * a million unclosed `<div>` (5 MB) would take half a gigabyte. A cheap count of start
  * tags over the decoded text refuses such a page (`page_too_complex`) before any tree is
  * built; real pages hold 10–30 elements per KB, so a 2 MB article opens about 40,000 and

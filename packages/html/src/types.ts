@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@storefront/core';
 import type { DefaultTreeAdapterMap } from 'parse5';
 
-/** Any node of a parsed page (parse5's default tree). */
+/** Any node of a parsed page (in parse5's default tree shape). */
 export type HtmlNode = DefaultTreeAdapterMap['node'];
 /** An element node. */
 export type HtmlElement = DefaultTreeAdapterMap['element'];
@@ -31,7 +31,7 @@ export interface HtmlPage {
   readonly encoding: string;
   /** The parsed tree. */
   readonly document: HtmlDocumentNode;
-  /** `<html>`, `<head>` and `<body>` (parse5 always creates all three for HTML input). */
+  /** `<html>`, `<head>` and `<body>` (the tree always has all three for HTML input). */
   readonly html: HtmlElement | null;
   readonly head: HtmlElement | null;
   readonly body: HtmlElement | null;
