@@ -510,6 +510,88 @@ function flagsOf(name: string): number {
   return TAG_FLAGS.get(name) ?? 0;
 }
 
+/**
+ * Tag and attribute names a page is likely to use, each read from the source as one
+ * shared string rather than a new lower-cased copy per tag ({@link TreeBuilder}'s
+ * `#name`): no string is made for them, and every later lookup of the name (in this
+ * builder's tables, the products' switches and `getAttr`) compares a string V8 has
+ * already hashed and interned.
+ */
+const COMMON_NAMES: readonly string[] = [
+  ...TAG_FLAGS.keys(),
+  ...HEAD_ELEMENTS,
+  ...SPECIAL,
+  ...SCOPE,
+  ...IN_TABLE,
+  ...RAW_TEXT,
+  ...HEADINGS,
+  // Elements not in a table above.
+  ...['a', 'abbr', 'audio', 'bdi', 'bdo', 'canvas', 'cite', 'data', 'del', 'dfn', 'head'],
+  ...['ins', 'kbd', 'label', 'mark', 'meter', 'output', 'picture', 'progress', 'q', 'rp'],
+  ...['rt', 'ruby', 'samp', 'slot', 'span', 'sub', 'sup', 'time', 'var', 'video', 'svg'],
+  ...['math', 'path', 'g', 'use', 'symbol', 'defs', 'circle', 'rect', 'line', 'polygon'],
+  ...['polyline', 'ellipse', 'stop', 'lineargradient', 'clippath', 'mask', 'option'],
+  ...['optgroup', 'datalist', 'dialog', 'search', 'hgroup', 'figure', 'figcaption'],
+  // Attributes.
+  ...['id', 'class', 'style', 'href', 'src', 'srcset', 'sizes', 'alt', 'title', 'rel'],
+  ...['type', 'name', 'content', 'property', 'charset', 'http-equiv', 'lang', 'dir'],
+  ...['role', 'hidden', 'tabindex', 'target', 'width', 'height', 'loading', 'decoding'],
+  ...['value', 'action', 'method', 'for', 'placeholder', 'disabled', 'checked', 'async'],
+  ...['defer', 'crossorigin', 'integrity', 'media', 'colspan', 'rowspan', 'scope'],
+  ...['headers', 'align', 'valign', 'border', 'cellpadding', 'cellspacing', 'datetime'],
+  ...['itemprop', 'itemscope', 'itemtype', 'popover', 'layout', 'xmlns', 'viewbox'],
+  ...['fill', 'stroke', 'd', 'aria-hidden', 'aria-label', 'aria-labelledby'],
+  ...['aria-describedby', 'aria-expanded', 'aria-controls', 'aria-current', 'data-src'],
+  ...['onclick', 'onload', 'nonce', 'referrerpolicy', 'autocomplete', 'translate'],
+  ...['download', 'cite', 'start', 'reversed', 'open', 'label', 'poster', 'controls'],
+  ...['frameborder', 'allowfullscreen', 'allow', 'sandbox', 'accept', 'span'],
+];
+
+/** The common names by a hash of their characters ({@link nameHash}). */
+const NAMES_BY_HASH: ReadonlyMap<number, string> = (() => {
+  const names = new Map<number, string>();
+  for (const name of COMMON_NAMES) {
+    const hash = nameHash(name, 0, name.length);
+    // A name whose hash another name holds is read the slow way.
+    if (!names.has(hash)) names.set(hash, name);
+  }
+  return names;
+})();
+
+/** A hash of `text[start, end)` with ASCII letters lower-cased. */
+function nameHash(text: string, start: number, end: number): number {
+  let hash = end - start;
+  for (let i = start; i < end; i++) {
+    let code = text.charCodeAt(i);
+    if (code >= 65 && code <= 90) code += 32;
+    hash = (Math.imul(hash, 31) + code) | 0;
+  }
+  return hash;
+}
+
+/** `text[start, end)` lower-cased (ASCII letters only, as HTML's tokenizer does). */
+function lowerName(text: string, start: number, end: number): string {
+  const known = NAMES_BY_HASH.get(nameHash(text, start, end));
+  if (known !== undefined && known.length === end - start) {
+    let same = true;
+    for (let i = 0; i < known.length; i++) {
+      let code = text.charCodeAt(start + i);
+      if (code >= 65 && code <= 90) code += 32;
+      if (code !== known.charCodeAt(i)) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return known;
+  }
+  return asciiLower(text.slice(start, end));
+}
+
+/** ASCII letters lower-cased; other characters as they are (HTML §13.2.5.8). */
+function asciiLower(name: string): string {
+  return /[A-Z]/.test(name) ? name.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : name;
+}
+
 type Mode = 'initial' | 'in-head' | 'after-head' | 'in-body';
 
 const ASCII_WHITESPACE_ONLY = /^[\t\n\f\r ]*$/;
@@ -624,6 +706,12 @@ class TreeBuilder {
     return this.#source.slice(offset + start, offset + end);
   }
 
+  /** A tag or attribute name between two of the current tokenizer's indexes, lower-cased. */
+  #name(start: number, end: number): string {
+    const offset = this.#offset;
+    return lowerName(this.#source, offset + start, offset + end);
+  }
+
   finish(): HtmlDocumentNode {
     if (this.#body === null) this.#enterBody(null);
     return this.document;
@@ -633,7 +721,7 @@ class TreeBuilder {
 
   onopentagname(start: number, end: number): void {
     this.#newlineAfter = null;
-    let name = this.#slice(start, end).toLowerCase();
+    let name = this.#name(start, end);
     if (this.isInForeignContext()) name = SVG_TAG_NAMES.get(name) ?? name;
     else if (name === 'image') name = 'img';
     this.#tagName = name;
@@ -642,7 +730,7 @@ class TreeBuilder {
   }
 
   onattribname(start: number, end: number): void {
-    this.#attribName = this.#slice(start, end).toLowerCase();
+    this.#attribName = this.#name(start, end);
   }
 
   onattribdata(start: number, end: number): void {
@@ -683,7 +771,7 @@ class TreeBuilder {
 
   onclosetag(start: number, end: number): void {
     this.#newlineAfter = null;
-    const name = this.#slice(start, end).toLowerCase();
+    const name = this.#name(start, end);
     if (name === 'html' || name === 'body') return;
     if (name === 'head') {
       if (this.#mode === 'in-head') {

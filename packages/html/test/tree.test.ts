@@ -125,6 +125,10 @@ describe('the tree from htmlparser2 against parse5 (the HTML standard)', () => {
     ['CR LF and U+0000', 'a\r\nb\rc\u0000d<script>e\u0000</script>'],
     ['duplicate attributes keep the first', '<p id=a id=b class=c>x'],
     ['character references', '<p title="a&amp;b&copy=1">&lt;&copy &notin; &#x1F600;&#0;</p>'],
+    [
+      'names in any case: ASCII letters lowered, other letters kept',
+      '<DIV CLASS=a Data-X=1 ID=b><SPAN>x</Span><my-Widget HREF=c>w</MY-WIDGET><SVG VIEWBOX="0 0 1 1"><ForeignObject><P>y</P></foreignobject></SVG><D\u0130V>z</d\u0130v><\u00c4BBR \u00c4=1>v</\u00c4BBR></DIV>',
+    ],
   ])('%s: the same tree as parse5', (_name, html) => {
     const a = ours(html);
     const b = spec(html);

@@ -94,6 +94,39 @@ export interface TextContext {
 }
 
 /**
+ * What may need an escape anywhere in a text (a superset: `_` inside a word, `<` before
+ * a space or `[wW].` before a space need none, and the full scan decides those).
+ */
+const MAY_NEED_ESCAPE = /[\n\\*`[\]~_<&@]|[wW]\.|[ps]:\//;
+
+/**
+ * True when {@link escapeText} would return `value` unchanged for a reason one regular
+ * expression scan can see: no character that needs an escape anywhere, and none at the
+ * edges that needs one there (a line start's `#`, `>`, `-`, `+`, `=`, `|`, `:` or digit;
+ * a cell's `|`; a `!` before a link). Most prose is plain.
+ */
+function plain(value: string, context: TextContext): boolean {
+  if (context.lineStart) {
+    const first = value.charCodeAt(0);
+    if (
+      first === 35 ||
+      first === 62 ||
+      first === 45 ||
+      first === 43 ||
+      first === 61 ||
+      first === 124 ||
+      first === 58 ||
+      isDigit(first)
+    ) {
+      return false;
+    }
+  }
+  if (context.table && value.indexOf('|') !== -1) return false;
+  if (context.beforeLink && value.charCodeAt(value.length - 1) === 33) return false;
+  return !MAY_NEED_ESCAPE.test(value);
+}
+
+/**
  * Escape literal text so that it reads back as the same text:
  * - always: `\`, `*`, `` ` ``, `[`, `]`, `~` (GFM strikethrough);
  * - `_` unless it sits between two non-space, non-punctuation characters (intraword
@@ -107,6 +140,7 @@ export interface TextContext {
  * A `\n` in the text (text/plain pages) starts a new line.
  */
 export function escapeText(value: string, context: TextContext): string {
+  if (plain(value, context)) return value;
   let out = '';
   let from = 0;
   let lineStart = context.lineStart;
