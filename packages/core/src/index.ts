@@ -2,9 +2,12 @@ export { canonicalize, type JsonValue } from './canonical-json.js';
 export { CUT_MARK, capString, markCut } from './cap.js';
 export {
   type ContentType,
+  DECODE_CHUNK_BYTES,
+  type DecodedChunks,
   type DecodedText,
   type DecodeOptions,
   decodeBytes,
+  decodeChunks,
   type EncodingSource,
   parseContentType,
 } from './decode.js';

@@ -22,6 +22,7 @@ describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(core).sort()).toStrictEqual([
       'CUT_MARK',
+      'DECODE_CHUNK_BYTES',
       'ERROR_CATALOGUE',
       'ERROR_CODES',
       'ERROR_STATUS',
@@ -36,6 +37,7 @@ describe('public API', () => {
       'capString',
       'codePointLength',
       'decodeBytes',
+      'decodeChunks',
       'fail',
       'gradeSummary',
       'httpStatusOf',

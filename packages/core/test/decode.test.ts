@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBytes, parseContentType } from '../src/index.js';
+import { DECODE_CHUNK_BYTES, decodeBytes, decodeChunks, parseContentType } from '../src/index.js';
 
 const hex = (value: string) => Uint8Array.from(Buffer.from(value, 'hex'));
 const ascii = (value: string) => Uint8Array.from(Buffer.from(value, 'latin1'));
@@ -142,5 +142,50 @@ describe('parseContentType', () => {
 
   it.each(['', 'html', 'text/', ' / ', 'text/html/x'])('refuses %j', (value) => {
     expect(parseContentType(value)).toBeNull();
+  });
+});
+
+describe('decodeChunks', () => {
+  const utf8 = (value: string) => Uint8Array.from(Buffer.from(value, 'utf8'));
+  const bodies: [string, Uint8Array, string | undefined][] = [
+    ['UTF-8 with characters of 2, 3 and 4 bytes', utf8('é€😀 a'.repeat(50)), 'text/html'],
+    ['a BOM', concat(hex('efbbbf'), utf8('<p>é'.repeat(40))), undefined],
+    [
+      'invalid UTF-8 (windows-1252 then)',
+      concat(utf8('<p>é'.repeat(40)), hex('ff80')),
+      'text/html',
+    ],
+    [
+      'invalid UTF-8 with a charset (U+FFFD then)',
+      concat(utf8('ab'.repeat(40)), hex('ff')),
+      'text/html; charset=utf-8',
+    ],
+    ['Shift_JIS (one piece)', hex('8382815b'.repeat(30)), 'text/html; charset=Shift_JIS'],
+    ['a <meta charset>', html('<meta charset="windows-1252">', hex('e9'.repeat(60))), 'text/html'],
+    ['empty', new Uint8Array(0), 'text/html'],
+  ];
+
+  it.each(bodies)(
+    '%s: the pieces join to what decodeBytes gives, with the same decision',
+    (_name, bytes, contentType) => {
+      const whole = decodeBytes(bytes, { contentType });
+      for (const size of [1, 2, 3, 5, 7, 64, 1 << 20]) {
+        const pieces = decodeChunks(bytes, { contentType }, size);
+        expect(pieces.chunks.join('')).toBe(whole.text);
+        expect([pieces.encoding, pieces.source]).toEqual([whole.encoding, whole.source]);
+      }
+    },
+  );
+
+  it('cuts UTF-8 into pieces of about the given bytes, never inside a character', () => {
+    const text = 'é€😀 x'.repeat(20_000);
+    const { chunks } = decodeChunks(utf8(text), { contentType: 'text/html' });
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) {
+      // A character cut by the previous piece's end is decoded whole in this one.
+      expect(Buffer.byteLength(chunk, 'utf8')).toBeLessThanOrEqual(DECODE_CHUNK_BYTES + 3);
+      expect(chunk.isWellFormed()).toBe(true);
+    }
+    expect(chunks.join('')).toBe(text);
   });
 });

@@ -24,7 +24,13 @@ export {
 export { fragmentText } from './fragment.js';
 export { countStartTags, HTML_MAX_ELEMENTS, HTML_MAX_PARSE_CHARS, loadHtml } from './load.js';
 export { pageMemo } from './memo.js';
-export { BLOCK_TAGS, countWords, type ReadableTextOptions, readableText } from './text.js';
+export {
+  BLOCK_TAGS,
+  countWords,
+  type ReadableTextOptions,
+  readableText,
+  WordCounter,
+} from './text.js';
 export { MAX_TREE_DEPTH } from './tree.js';
 export type {
   BodyKind,

@@ -1,8 +1,8 @@
-import { decodeBytes, type FetchedDocument } from '@storefront/core';
+import { decodeChunks, type FetchedDocument } from '@storefront/core';
 import { bodyKind } from './body-kind.js';
 import { markContentHolders } from './boilerplate.js';
 import { collapseWhitespace, getAttr, isElement, textContent, walk } from './dom.js';
-import { buildTree, type Created, HTML_NS } from './tree.js';
+import { buildTree, type Created, HTML_NS, TooManyElements } from './tree.js';
 import type { HtmlDocumentNode, HtmlElement, HtmlPage, LoadResult } from './types.js';
 import { resolveUrl } from './urls.js';
 
@@ -14,13 +14,13 @@ import { resolveUrl } from './urls.js';
 export const HTML_MAX_PARSE_CHARS = 5 * 1024 * 1024;
 
 /**
- * The most elements a page may open before it is parsed (150,000). A tree keeps a few
- * hundred bytes of heap per element, more with the products' work on it, so a page of
- * a million unclosed `<div>` (5 MB) would take half a gigabyte. A cheap count of start
- * tags over the decoded text refuses such a page (`page_too_complex`) before any tree is
- * built; real pages hold 10–30 elements per KB, so a 2 MB article opens about 40,000 and
- * a 3 MB page minified onto one line about 100,000. What passes the count and is still
- * too heavy meets the product thread's heap bound.
+ * The most elements a page may open (150,000). A tree keeps a few hundred bytes of heap
+ * per element, more with the products' work on it, so a page of a million unclosed
+ * `<div>` (5 MB) would take half a gigabyte. The parser counts start tags as it reads and
+ * stops at the one past this (`page_too_complex`), so no tree grows beyond it; real pages
+ * hold 10–30 elements per KB, so a 2 MB article opens about 40,000 and a 3 MB page
+ * minified onto one line about 100,000. What passes the count and is still too heavy
+ * meets the product thread's heap bound.
  */
 export const HTML_MAX_ELEMENTS = 150_000;
 
@@ -64,36 +64,26 @@ function load(doc: FetchedDocument): LoadResult {
       message: `Cannot read the page as HTML: ${reason}.`,
     };
   }
-  const decoded = decodeBytes(doc.bytes, {
+  const decoded = decodeChunks(doc.bytes, {
     contentType: doc.contentType,
     sniff: kind === 'html' ? 'html' : 'none',
   });
-  let source = decoded.text;
-  const clipped = source.length > HTML_MAX_PARSE_CHARS;
-  if (clipped) {
-    // Never split a surrogate pair.
-    let end = HTML_MAX_PARSE_CHARS;
-    const code = source.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end--;
-    source = source.slice(0, end);
-  }
-  if (kind === 'html') {
-    const elements = countStartTags(source, HTML_MAX_ELEMENTS);
-    if (elements > HTML_MAX_ELEMENTS) {
+  const { chunks, clipped } = clip(decoded.chunks, HTML_MAX_PARSE_CHARS);
+  // text/plain is read as the text of one `<pre>`.
+  const input = kind === 'text' ? `<pre>${escapeText(chunks.join(''))}</pre>` : chunks;
+
+  let document: HtmlDocumentNode;
+  const created: Created = { holders: [], titles: [], bases: [], foreignTitle: false };
+  try {
+    document = buildTree(input, created, HTML_MAX_ELEMENTS);
+  } catch (error) {
+    if (error instanceof TooManyElements) {
       return {
         ok: false,
         error: 'page_too_complex',
         message: `The page has more than ${HTML_MAX_ELEMENTS.toLocaleString('en-US')} elements.`,
       };
     }
-  }
-  if (kind === 'text') source = `<pre>${escapeText(source)}</pre>`;
-
-  let document: HtmlDocumentNode;
-  const created: Created = { holders: [], titles: [], bases: [], foreignTitle: false };
-  try {
-    document = buildTree(source, created);
-  } catch (error) {
     // The parser recovers from every markup error; reaching here means a limit of the engine.
     return {
       ok: false,
@@ -144,6 +134,26 @@ function load(doc: FetchedDocument): LoadResult {
     kind,
   };
   return { ok: true, page };
+}
+
+/** The first `max` characters of the text in `chunks`, never splitting a surrogate pair. */
+function clip(
+  chunks: readonly string[],
+  max: number,
+): { chunks: readonly string[]; clipped: boolean } {
+  let length = 0;
+  for (let k = 0; k < chunks.length; k++) {
+    const chunk = chunks[k] as string;
+    if (length + chunk.length <= max) {
+      length += chunk.length;
+      continue;
+    }
+    let end = max - length;
+    const code = chunk.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end--;
+    return { chunks: [...chunks.slice(0, k), chunk.slice(0, end)], clipped: true };
+  }
+  return { chunks, clipped: false };
 }
 
 /** What {@link load} reads from a fresh tree besides its three top elements. */

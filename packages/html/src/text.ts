@@ -196,41 +196,116 @@ function classOf(codePoint: number): number {
  * Khmer, Myanmar) is one word on its own. One pass over the text.
  */
 export function countWords(text: string): number {
-  let count = 0;
-  let inWord = false;
-  let joined = false;
-  for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-        i++;
-      }
+  const counter = new WordCounter();
+  counter.add(text);
+  return counter.total;
+}
+
+/**
+ * {@link countWords} over text that comes in pieces: the count of the pieces added is
+ * the count of their concatenation (a word may run across two pieces), without making
+ * that string. `separate()` stands for a space between pieces.
+ *
+ * @example
+ *   const counter = new WordCounter();
+ *   counter.add("don'");
+ *   counter.add('t stop');
+ *   counter.count; // 2
+ */
+export class WordCounter {
+  /** Words counted so far. */
+  count = 0;
+  #inWord = false;
+  #joined = false;
+  /** A high surrogate that ended the last piece, waiting for its low half. */
+  #high = -1;
+
+  add(text: string): void {
+    if (text === '') return;
+    if (this.#high === -1) {
+      this.#scan(text, 0, false);
+      return;
     }
-    switch (classOf(code)) {
-      case LETTER:
-        if (!inWord) count++;
-        inWord = true;
-        joined = false;
-        break;
-      case JOINER:
-        // One joiner inside a word may continue it; a second in a row ends it.
-        if (inWord && !joined) joined = true;
-        else {
-          inWord = false;
-          joined = false;
-        }
-        break;
-      case ALONE:
-        count++;
-        inWord = false;
-        joined = false;
-        break;
-      default:
-        inWord = false;
-        joined = false;
+    // The high surrogate the last piece ended with: one character with this piece's
+    // first when that is its low half, else a character of its own.
+    const low = text.charCodeAt(0);
+    if (low >= 0xdc00 && low <= 0xdfff) {
+      const pair = String.fromCharCode(this.#high, low);
+      this.#high = -1;
+      this.#scan(pair, 0, true);
+      this.#scan(text, 1, false);
+    } else {
+      this.#flush();
+      this.#scan(text, 0, false);
     }
   }
-  return count;
+
+  /** A separator between pieces, as a space would be. */
+  separate(): void {
+    this.#flush();
+    this.#inWord = false;
+    this.#joined = false;
+  }
+
+  /** The count once every piece is in (a lone high surrogate at the end counts as itself). */
+  get total(): number {
+    this.#flush();
+    return this.count;
+  }
+
+  #flush(): void {
+    if (this.#high === -1) return;
+    const high = String.fromCharCode(this.#high);
+    this.#high = -1;
+    this.#scan(high, 0, true);
+  }
+
+  /** Count `text` from `from`; unless `last`, a final high surrogate waits for the next piece. */
+  #scan(text: string, from: number, last: boolean): void {
+    let count = this.count;
+    let inWord = this.#inWord;
+    let joined = this.#joined;
+    const length = text.length;
+    for (let i = from; i < length; i++) {
+      let code = text.charCodeAt(i);
+      if (code >= 0xd800 && code <= 0xdbff) {
+        if (i + 1 < length) {
+          const low = text.charCodeAt(i + 1);
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+            i++;
+          }
+        } else if (!last) {
+          this.#high = code;
+          break;
+        }
+      }
+      switch (classOf(code)) {
+        case LETTER:
+          if (!inWord) count++;
+          inWord = true;
+          joined = false;
+          break;
+        case JOINER:
+          // One joiner inside a word may continue it; a second in a row ends it.
+          if (inWord && !joined) joined = true;
+          else {
+            inWord = false;
+            joined = false;
+          }
+          break;
+        case ALONE:
+          count++;
+          inWord = false;
+          joined = false;
+          break;
+        default:
+          inWord = false;
+          joined = false;
+      }
+    }
+    this.count = count;
+    this.#inWord = inWord;
+    this.#joined = joined;
+  }
 }

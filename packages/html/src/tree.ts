@@ -595,10 +595,29 @@ function asciiLower(name: string): string {
 type Mode = 'initial' | 'in-head' | 'after-head' | 'in-body';
 
 const ASCII_WHITESPACE_ONLY = /^[\t\n\f\r ]*$/;
+const NOSCRIPT_END_TAG = '</noscript';
 const NOSCRIPT_END = /<\/noscript/gi;
 const LEADING_WHITESPACE = /^[\t\n\f\r ]*/;
 
 type Attr = { name: string; value: string };
+
+/**
+ * The child list of every element until its first child arrives, and the attribute list
+ * of every element without attributes: one shared empty array, never written to (the
+ * builder gives an element its own list when it needs one). An array that grows by
+ * `push` from empty reserves room for 17 entries, and most elements hold one or two
+ * children or attributes, or none: the tree is about a third smaller this way, and it
+ * is what the garbage collector copies while a page is read.
+ */
+const NONE: never[] = [];
+
+/** Append `node` to `parent`'s children; the parent gets its own list with its first child. */
+function pushChild(parent: HtmlParent, node: HtmlNode): void {
+  const children = parent.childNodes as HtmlNode[];
+  if (children === NONE) (parent as { childNodes: HtmlNode[] }).childNodes = [node];
+  else children.push(node);
+  (node as { parentNode: HtmlParent | null }).parentNode = parent;
+}
 
 /**
  * The tree of an HTML document in parse5's default tree shape (the shape every product
@@ -619,15 +638,27 @@ type Attr = { name: string; value: string };
  * framesets. No element opens deeper than {@link MAX_TREE_DEPTH}; the open elements are
  * a stack that grows at its end, so parsing costs linear time.
  */
-export function buildTree(input: string, created: Created): HtmlDocumentNode {
-  const source = input.includes('\r') ? input.replace(/\r\n?/g, '\n') : input;
-  const builder = new TreeBuilder(source, created);
+export function buildTree(
+  input: string | readonly string[],
+  created: Created,
+  maxElements = Number.POSITIVE_INFINITY,
+): HtmlDocumentNode {
+  const source = new Source(typeof input === 'string' ? [input] : input);
+  const builder = new TreeBuilder(source, created, maxElements);
   // A `<noscript>`'s raw text ends at the first `</noscript`, which the tokenizer does
   // not know: the builder stops it there, and a new one reads on from that point.
   for (let from = 0; ; ) {
     const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, builder);
     builder.readFrom(tokenizer, from);
-    tokenizer.write(from === 0 ? source : source.slice(from));
+    const { chunks, starts } = source;
+    let k = source.chunkAt(from);
+    if (k < chunks.length) {
+      const first = chunks[k] as string;
+      tokenizer.write(from === starts[k] ? first : first.slice(from - (starts[k] as number)));
+      for (k++; k < chunks.length && builder.resumeAt() === null; k++) {
+        tokenizer.write(chunks[k] as string);
+      }
+    }
     const next = builder.resumeAt();
     if (next === null) {
       tokenizer.end();
@@ -638,8 +669,114 @@ export function buildTree(input: string, created: Created): HtmlDocumentNode {
   return builder.finish();
 }
 
+/** What {@link buildTree} throws when a page opens more than its `maxElements`. */
+export class TooManyElements extends Error {
+  constructor(readonly limit: number) {
+    super(`The page opens more than ${limit} elements.`);
+  }
+}
+
+/**
+ * The text of a page in pieces, as decoded ({@link decodeChunks} in `@storefront/core`):
+ * the tokenizer reads the pieces in turn, and a tag, comment or text that spans two of
+ * them is read across. CR LF and lone CR are LF (HTML §13.2.3.5), also across pieces.
+ */
+class Source {
+  readonly chunks: readonly string[];
+  /** Where each piece starts in the whole text. */
+  readonly starts: readonly number[];
+  readonly length: number;
+  /** The piece the last lookup found: reads go forward, so it is nearly always the next. */
+  #hint = 0;
+
+  constructor(input: readonly string[]) {
+    const chunks: string[] = [];
+    const starts: number[] = [];
+    let length = 0;
+    let afterCr = false;
+    for (let chunk of input) {
+      if (afterCr && chunk.charCodeAt(0) === 0x0a) chunk = chunk.slice(1);
+      afterCr = false;
+      if (chunk === '') continue;
+      afterCr = chunk.charCodeAt(chunk.length - 1) === 0x0d;
+      if (chunk.includes('\r')) chunk = chunk.replace(/\r\n?/g, '\n');
+      chunks.push(chunk);
+      starts.push(length);
+      length += chunk.length;
+    }
+    this.chunks = chunks;
+    this.starts = starts;
+    this.length = length;
+  }
+
+  /** The piece holding the character at `at` (the number of pieces at the end). */
+  chunkAt(at: number): number {
+    const { chunks, starts } = this;
+    let k = this.#hint;
+    if (k >= chunks.length || (starts[k] as number) > at) k = 0;
+    while (k < chunks.length && at >= (starts[k] as number) + (chunks[k] as string).length) k++;
+    this.#hint = k < chunks.length ? k : 0;
+    return k;
+  }
+
+  /** The text from `start` to `end`. */
+  slice(start: number, end: number): string {
+    const k = this.chunkAt(start);
+    const chunk = this.chunks[k];
+    if (chunk === undefined) return '';
+    const at = this.starts[k] as number;
+    if (end <= at + chunk.length) return chunk.slice(start - at, end - at);
+    let text = chunk.slice(start - at);
+    for (let j = k + 1; j < this.chunks.length && (this.starts[j] as number) < end; j++) {
+      text += (this.chunks[j] as string).slice(0, end - (this.starts[j] as number));
+    }
+    return text;
+  }
+
+  /** The name from `start` to `end`, lower-cased ({@link lowerName}). */
+  name(start: number, end: number): string {
+    const k = this.chunkAt(start);
+    const chunk = this.chunks[k];
+    if (chunk === undefined) return '';
+    const at = this.starts[k] as number;
+    if (end <= at + chunk.length) return lowerName(chunk, start - at, end - at);
+    const text = this.slice(start, end);
+    return lowerName(text, 0, text.length);
+  }
+
+  /** Where the first `</noscript` (any case) at or after `from` starts; the length if none. */
+  noscriptEnd(from: number): number {
+    const { chunks, starts } = this;
+    const width = NOSCRIPT_END_TAG.length;
+    for (let k = this.chunkAt(from); k < chunks.length; k++) {
+      const chunk = chunks[k] as string;
+      const at = starts[k] as number;
+      NOSCRIPT_END.lastIndex = Math.max(0, from - at);
+      const found = NOSCRIPT_END.exec(chunk);
+      if (found !== null) return at + found.index;
+      // An end tag that starts in this piece and ends in a later one.
+      if (k + 1 < chunks.length) {
+        const tailStart = Math.max(chunk.length - width + 1, from - at, 0);
+        let window = chunk.slice(tailStart);
+        for (let j = k + 1; j < chunks.length && window.length < 2 * width; j++) {
+          window += (chunks[j] as string).slice(0, width);
+        }
+        NOSCRIPT_END.lastIndex = 0;
+        const across = NOSCRIPT_END.exec(window);
+        if (across !== null && across.index < chunk.length - tailStart) {
+          return at + tailStart + across.index;
+        }
+      }
+    }
+    return this.length;
+  }
+}
+
 class TreeBuilder {
-  readonly #source: string;
+  readonly #source: Source;
+  /** Start tags read so far, and how many the page may have. */
+  #starts = 0;
+  readonly #maxElements: number;
   readonly #created: Created;
   readonly document: HtmlDocumentNode;
   #html: HtmlElement | null = null;
@@ -664,6 +801,12 @@ class TreeBuilder {
   /** The start tag being read: its name, its attributes (null: the tag is ignored). */
   #tagName = '';
   #attrs: Attr[] | null = null;
+  /**
+   * The attributes of the start tag being read: the first `#attrCount` entries of one
+   * reused list, copied to their element's own list of that length.
+   */
+  readonly #scratch: Attr[] = [];
+  #attrCount = 0;
   #attribName = '';
   #attribValue = '';
   /** The element whose first newline is dropped, until anything follows its start tag. */
@@ -676,8 +819,9 @@ class TreeBuilder {
   /** The text node last appended, while nothing has been appended after it. */
   #lastText: HtmlText | null = null;
 
-  constructor(source: string, created: Created) {
+  constructor(source: Source, created: Created, maxElements: number) {
     this.#source = source;
+    this.#maxElements = maxElements;
     this.#created = created;
     this.document = {
       nodeName: '#document',
@@ -709,7 +853,7 @@ class TreeBuilder {
   /** A tag or attribute name between two of the current tokenizer's indexes, lower-cased. */
   #name(start: number, end: number): string {
     const offset = this.#offset;
-    return lowerName(this.#source, offset + start, offset + end);
+    return this.#source.name(offset + start, offset + end);
   }
 
   finish(): HtmlDocumentNode {
@@ -720,13 +864,18 @@ class TreeBuilder {
   // The tokenizer's callbacks.
 
   onopentagname(start: number, end: number): void {
+    if (++this.#starts > this.#maxElements) throw new TooManyElements(this.#maxElements);
     this.#newlineAfter = null;
     let name = this.#name(start, end);
     if (this.isInForeignContext()) name = SVG_TAG_NAMES.get(name) ?? name;
     else if (name === 'image') name = 'img';
     this.#tagName = name;
     // A second form inside a form is ignored, attributes and all (HTML §13.2.6.4.7).
-    this.#attrs = name === 'form' && this.#forms > 0 ? null : [];
+    if (name === 'form' && this.#forms > 0) this.#attrs = null;
+    else {
+      this.#attrs = this.#scratch;
+      this.#attrCount = 0;
+    }
   }
 
   onattribname(start: number, end: number): void {
@@ -745,13 +894,15 @@ class TreeBuilder {
     const attrs = this.#attrs;
     const name = this.#attribName;
     if (attrs !== null) {
-      for (let i = 0; i < attrs.length; i++) {
+      const count = this.#attrCount;
+      for (let i = 0; i < count; i++) {
         if ((attrs[i] as Attr).name === name) {
           this.#attribValue = '';
           return;
         }
       }
-      attrs.push({ name, value: this.#attribValue });
+      attrs[count] = { name, value: this.#attribValue };
+      this.#attrCount = count + 1;
     }
     this.#attribValue = '';
   }
@@ -873,9 +1024,12 @@ class TreeBuilder {
   /** Insert the start tag just read; returns the element, or null when the tag changed none. */
   #open(end: number): HtmlElement | null {
     const name = this.#tagName;
-    const attrs = this.#attrs;
+    const read = this.#attrs;
     this.#tagName = '';
     this.#attrs = null;
+    const count = this.#attrCount;
+    this.#attrCount = 0;
+    const attrs = read === null ? null : count === 0 ? NONE : read.slice(0, count);
     if (attrs === null || this.#resume !== null) return null;
     if (name === 'html') {
       if (this.#html === null) {
@@ -915,6 +1069,14 @@ class TreeBuilder {
       return null;
     }
     const flags = flagsOf(name);
+    // A table part, or a frame, with no table open is ignored (HTML §13.2.6.4.7, in body).
+    if (
+      ((flags & TABLE_PART) !== 0 || name === 'frame') &&
+      !this.#inTable() &&
+      this.#namespaceFor(name) === HTML_NS
+    ) {
+      return null;
+    }
     this.#closeImplied(name, flags);
     if (this.#mode === 'in-body' && (flags & NO_RECONSTRUCT) === 0) this.#reconstruct();
     this.#openImpliedTableParts(name);
@@ -952,6 +1114,17 @@ class TreeBuilder {
       } else if ((flags & KEEPS_FIRST_NEWLINE) !== 0) this.#newlineAfter = element;
     }
     return element;
+  }
+
+  /** Whether a `<table>` (or a `<template>`, whose content may be a table's) is open. */
+  #inTable(): boolean {
+    const stack = this.#stack;
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const element = stack[i] as HtmlElement;
+      if (element.namespaceURI !== HTML_NS) continue;
+      if (element.tagName === 'table' || element.tagName === 'template') return true;
+    }
+    return false;
   }
 
   /** Close what a start tag of `name` implies is over (HTML §13.2.6.4.7, in body). */
@@ -1171,14 +1344,18 @@ class TreeBuilder {
     const stack = this.#stack;
     const active = this.#active;
     const top = stack[stack.length - 1];
-    if (
-      top !== undefined &&
-      top.tagName === subject &&
-      top.namespaceURI === HTML_NS &&
-      !active.includes(top)
-    ) {
-      this.#pop();
-      return true;
+    if (top !== undefined && top.tagName === subject && top.namespaceURI === HTML_NS) {
+      // The usual case, `<a>…</a>`: the current node is the last active formatting
+      // element, so no block sits inside it and the algorithm only closes it.
+      if (active[active.length - 1] === top) {
+        active.pop();
+        this.#pop();
+        return true;
+      }
+      if (!active.includes(top)) {
+        this.#pop();
+        return true;
+      }
     }
     for (let outer = 0; outer < 8; outer++) {
       const entry = this.#activeIndex(subject);
@@ -1239,10 +1416,7 @@ class TreeBuilder {
       const copy = this.#copy(formatting);
       const moved = contentOf(furthestBlock).childNodes as HtmlNode[];
       const children = moved.splice(0, moved.length);
-      for (const child of children) {
-        (copy.childNodes as HtmlNode[]).push(child);
-        (child as { parentNode: HtmlParent | null }).parentNode = copy;
-      }
+      for (const child of children) pushChild(copy, child);
       this.#append(furthestBlock, copy);
       // The copy takes the formatting element's place among the active ones.
       const old = active.lastIndexOf(formatting);
@@ -1263,7 +1437,9 @@ class TreeBuilder {
     return this.#element(
       element.tagName,
       HTML_NS,
-      element.attrs.map((attr) => ({ name: attr.name, value: attr.value })),
+      element.attrs.length === 0
+        ? NONE
+        : element.attrs.map((attr) => ({ name: attr.name, value: attr.value })),
     );
   }
 
@@ -1423,18 +1599,14 @@ class TreeBuilder {
    * up to the first `</noscript`, where the next tokenizer starts ({@link buildTree}).
    */
   #readNoscript(start: number): void {
-    NOSCRIPT_END.lastIndex = start;
-    const found = NOSCRIPT_END.exec(this.#source);
-    const end = found === null ? this.#source.length : found.index;
+    const end = this.#source.noscriptEnd(start);
     if (end > start) this.#insertText(this.#source.slice(start, end));
     this.#resume = end;
     this.#tokenizer?.pause();
   }
 
   #append(parent: HtmlParent, node: HtmlNode): void {
-    const target = contentOf(parent);
-    (target.childNodes as HtmlNode[]).push(node);
-    (node as { parentNode: HtmlParent | null }).parentNode = target;
+    pushChild(contentOf(parent), node);
     this.#lastText = null;
   }
 
@@ -1444,13 +1616,13 @@ class TreeBuilder {
       tagName,
       attrs,
       namespaceURI,
-      childNodes: [],
+      childNodes: NONE,
       parentNode: null,
     } as unknown as HtmlElement;
     if (tagName === 'template' && namespaceURI === HTML_NS) {
       (element as unknown as { content: HtmlParent }).content = {
         nodeName: '#document-fragment',
-        childNodes: [],
+        childNodes: NONE,
       } as unknown as HtmlParent;
     }
     this.#note(element);
@@ -1474,7 +1646,10 @@ class TreeBuilder {
   /** A second `<html>` or `<body>` tag: its attributes the first lacks are added to it. */
   #merge(target: HtmlElement, attrs: readonly Attr[]): void {
     for (const attr of attrs) {
-      if (getAttr(target, attr.name) === null) target.attrs.push(attr);
+      if (getAttr(target, attr.name) === null) {
+        if (target.attrs === NONE) (target as { attrs: Attr[] }).attrs = [];
+        (target.attrs as Attr[]).push(attr);
+      }
     }
     const holders = this.#created.holders;
     if (getAttr(target, 'role') === 'main' && !holders.includes(target)) holders.push(target);
@@ -1518,7 +1693,7 @@ class TreeBuilder {
     this.#stack.length = 0;
     this.#forms = 0;
     if (this.#body === null) {
-      const body = this.#element('body', HTML_NS, attrs ?? []);
+      const body = this.#element('body', HTML_NS, attrs ?? NONE);
       this.#body = body;
       this.#append(this.#ensureHtml(), body);
     } else if (attrs !== null) this.#merge(this.#body, attrs);

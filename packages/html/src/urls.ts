@@ -3,8 +3,12 @@
  * link is followed. Returns null when the result is not a valid URL.
  */
 export function resolveUrl(href: string, base: string): string | null {
-  if (URL.canParse(href, base)) return new URL(href, base).href;
-  return null;
+  // One parse: most links are valid, and asking `URL.canParse` first parsed each twice.
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return null;
+  }
 }
 
 /** The origin (`scheme://host[:port]`) of an http(s) URL, or null for any other scheme. */

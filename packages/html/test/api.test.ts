@@ -13,6 +13,7 @@ test('exports exactly the public API', () => {
     'NON_CONTENT_TAGS',
     'PAGE_KINDS',
     'PAGE_VERDICT_RUBRIC',
+    'WordCounter',
     'bareHost',
     'bodyKind',
     'childrenOf',

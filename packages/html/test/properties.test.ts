@@ -15,6 +15,7 @@ import {
   readableText,
   resolveUrl,
   selectContent,
+  WordCounter,
 } from '../src/index.js';
 
 test('loadHtml and readableText are total on arbitrary bytes and content types', () => {
@@ -126,6 +127,47 @@ test('countWords agrees with its definition as a regular expression', () => {
       ),
       (text) => {
         expect(countWords(text)).toBe(reference(text));
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
+
+test('WordCounter over pieces counts what countWords counts over their concatenation', () => {
+  const units = fc.constantFrom(
+    '',
+    'a',
+    'é',
+    "'",
+    '.',
+    ' ',
+    '日',
+    '😀',
+    '\ud83d',
+    '\ude00',
+    '\ud800',
+    '-',
+  );
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.oneof(
+          fc.string(),
+          fc.array(units).map((u) => u.join('')),
+        ),
+        { maxLength: 8 },
+      ),
+      (pieces) => {
+        const counter = new WordCounter();
+        for (const piece of pieces) counter.add(piece);
+        expect(counter.total).toBe(countWords(pieces.join('')));
+        // A separator between pieces counts as a space.
+        const spaced = new WordCounter();
+        pieces.forEach((piece, i) => {
+          if (i > 0) spaced.separate();
+          spaced.add(piece);
+        });
+        expect(spaced.total).toBe(countWords(pieces.join(' ')));
       },
     ),
     { numRuns: 1000 },

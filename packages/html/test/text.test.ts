@@ -7,6 +7,7 @@ import {
   isBoilerplate,
   loadHtml,
   readableText,
+  WordCounter,
   walk,
 } from '../src/index.js';
 
@@ -120,4 +121,21 @@ test('walk visits in document order and honours skip', () => {
     },
   });
   expect(seen).toEqual(['body', 'div', 'p', 'nav', 'p']);
+});
+
+describe('WordCounter', () => {
+  test.each([
+    [["don'", 't stop'], 2],
+    [['e-', 'mail'], 1],
+    [['\ud83d', '\ude00 ok'], 1],
+    [['a\ud835', '\udc00b'], 1],
+    [['\ud835', '', '\udc00'], 1],
+    [['東', '京'], 2],
+    [['3.', '14'], 1],
+  ])('%j counts as their concatenation: %i', (pieces, expected) => {
+    const counter = new WordCounter();
+    for (const piece of pieces) counter.add(piece);
+    expect(counter.total).toBe(expected);
+    expect(counter.total).toBe(countWords(pieces.join('')));
+  });
 });

@@ -126,6 +126,10 @@ describe('the tree from htmlparser2 against parse5 (the HTML standard)', () => {
     ['duplicate attributes keep the first', '<p id=a id=b class=c>x'],
     ['character references', '<p title="a&amp;b&copy=1">&lt;&copy &notin; &#x1F600;&#0;</p>'],
     [
+      'table parts and frames outside a table are ignored',
+      '<div><td>a<tr><col><caption>b</caption><frame></div><template><td>c</td></template><svg><td>d</td></svg>',
+    ],
+    [
       'names in any case: ASCII letters lowered, other letters kept',
       '<DIV CLASS=a Data-X=1 ID=b><SPAN>x</Span><my-Widget HREF=c>w</MY-WIDGET><SVG VIEWBOX="0 0 1 1"><ForeignObject><P>y</P></foreignobject></SVG><D\u0130V>z</d\u0130v><\u00c4BBR \u00c4=1>v</\u00c4BBR></DIV>',
     ],
@@ -146,5 +150,96 @@ describe('the tree from htmlparser2 against parse5 (the HTML standard)', () => {
       return out;
     };
     expect(attrs(a)).toEqual(attrs(b));
+  });
+});
+
+describe('elements without children or attributes', () => {
+  /** Every element's tag, attributes and child count, in document order. */
+  const summary = (root: HtmlNode) => {
+    const out: string[] = [];
+    walk(root, {
+      enter(node) {
+        if (isElement(node)) {
+          const attrs = node.attrs.map((a) => `${a.name}=${a.value}`).join(',');
+          out.push(`${node.tagName}[${attrs}]${node.childNodes.length}`);
+        }
+      },
+    });
+    return out;
+  };
+
+  test('share nothing a later page can see: merged attributes, adopted and fostered children stay on their page', () => {
+    // Pages that give an element its first child or attribute in every way the builder
+    // can: a second <html>/<body> merging attributes, the adoption agency moving
+    // children into a copy, text and elements fostered out of a table, template content.
+    const writers = [
+      '<html><body><br><html lang=en><body id=b class=c>x',
+      '<p><b>one<div>two</b>three</div><hr>',
+      '<table>x<b>y</b><tr><td>z</table><img>',
+      '<template><p>a</p></template><input><col>',
+      '<a href=1>one<a href=2>two</a><wbr>',
+    ];
+    const reader = '<html><head></head><body><br><hr><img><input><wbr><p></p><div></div>';
+    const before = summary(ours(reader));
+    for (const html of writers) {
+      expect(summary(ours(html))).toEqual(summary(spec(html)));
+      expect(summary(ours(reader))).toEqual(before);
+    }
+    expect(before).toEqual(summary(spec(reader)));
+  });
+});
+
+describe('a page read in pieces', () => {
+  /** `text` cut into pieces of `size` characters. */
+  const pieces = (text: string, size: number) => {
+    const out: string[] = [];
+    for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
+    return out;
+  };
+  /** Everything a tree holds: shape, attributes, text nodes, comments, in order. */
+  const dump = (root: HtmlNode) => {
+    const out: string[] = [];
+    walk(root, {
+      enter(node) {
+        if (isElement(node)) {
+          out.push(`<${node.tagName} ${node.attrs.map((a) => `${a.name}=${a.value}`).join(' ')}>`);
+        } else if (node.nodeName === '#text') out.push(`"${(node as { value: string }).value}"`);
+        else if (node.nodeName === '#comment')
+          out.push(`<!--${(node as { data: string }).data}-->`);
+      },
+      leave(node) {
+        if (isElement(node)) out.push(`</${node.tagName}>`);
+      },
+    });
+    return out;
+  };
+
+  test('cut anywhere, gives the tree of the whole: tags, attributes, references, comments, CR LF, <noscript>', () => {
+    const html =
+      '<!DOCTYPE html>\r\n<HTML lang=en><head><title>A &amp; B</title></head><body class="x y">' +
+      "<p id=a title='q&quot;r'>one &copy; two&nbsp;three</p>\r\n<!-- a comment -->" +
+      '<noscript><img src=n.png></NOSCRIPT><div>\r\rafter\r\n\nend</div><script>if (a < b) x();</script>' +
+      '<table><td>cell</table><svg viewBox="0 0 1 1"><path d=M0/></svg>\r';
+    const whole = dump(ours(html));
+    for (let cut = 1; cut < html.length; cut++) {
+      const two = [html.slice(0, cut), html.slice(cut)];
+      expect(dump(buildTree(two, fresh())), `cut at ${cut}`).toEqual(whole);
+    }
+    for (const size of [1, 2, 3, 5, 11]) {
+      expect(dump(buildTree(pieces(html, size), fresh())), `pieces of ${size}`).toEqual(whole);
+    }
+  });
+
+  test('every fixture page in pieces gives the tree of the whole page', () => {
+    for (const path of fixturePages()) {
+      const html = read(path);
+      const whole = dump(ours(html));
+      for (const size of [97, 4096]) {
+        expect(
+          dump(buildTree(pieces(html, size), fresh())),
+          `${path} in pieces of ${size}`,
+        ).toEqual(whole);
+      }
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { utf8ByteLength } from '@storefront/core';
-import { countWords } from '@storefront/html';
+import { WordCounter } from '@storefront/html';
 import type {
   Code,
   Heading,
@@ -59,7 +59,7 @@ export function mdastToMarkdown(root: Root, maxBytes = Number.POSITIVE_INFINITY)
   return {
     markdown: writer.out,
     truncated: writer.full,
-    wordCount: countWords(writer.content.join('\n')),
+    wordCount: writer.words.total,
   };
 }
 
@@ -73,8 +73,8 @@ class Writer {
   out = '';
   /** Bytes of `out`. */
   private used = 0;
-  /** The words-only text of each leaf written, for the word count. */
-  readonly content: string[] = [];
+  /** The words of the leaves written: their words-only text, one leaf after another. */
+  readonly words = new WordCounter();
   /** Set once a block did not fit: nothing more is written. */
   full = false;
   private readonly max: number;
@@ -283,20 +283,24 @@ class Writer {
   /** Write one leaf block; false (and nothing written) when it does not fit. */
   private leaf(text: string, node: Nodes): boolean {
     if (this.full) return false;
-    const first = this.prefixes.map((prefix) => prefix.first);
+    const prefixes = this.prefixes;
+    const first = prefixes.length === 0 ? null : prefixes.map((prefix) => prefix.first);
     const rendered = this.render(text);
     const size = utf8ByteLength(rendered);
     if (this.used + size > this.max) {
-      this.prefixes.forEach((prefix, i) => {
-        prefix.first = first[i]!;
-      });
+      if (first !== null) {
+        prefixes.forEach((prefix, i) => {
+          prefix.first = first[i]!;
+        });
+      }
       this.full = true;
       return false;
     }
     this.out += rendered;
     this.used += size;
     this.separator = '';
-    this.content.push(contentText(node));
+    this.words.separate();
+    countContent(node, this.words);
     return true;
   }
 }
@@ -330,26 +334,30 @@ function heading(node: Heading): string {
 }
 
 /**
- * The words-only text of a leaf: text, inline code, code and image alt text, with
+ * Count the words-only text of a leaf: text, inline code, code and image alt text, with
  * cells and images set apart by spaces so words never run together across them.
  */
-function contentText(node: Nodes): string {
-  if (node.type === 'code') return node.value;
-  let text = '';
+function countContent(node: Nodes, words: WordCounter): void {
+  if (node.type === 'code') {
+    words.add(node.value);
+    return;
+  }
   const stack: Nodes[] = [node];
   while (stack.length > 0) {
     const current = stack.pop()!;
     switch (current.type) {
       case 'text':
       case 'inlineCode':
-        text += current.value;
+        words.add(current.value);
         continue;
       case 'image':
-        text += ` ${current.alt ?? ''} `;
+        words.separate();
+        words.add(current.alt ?? '');
+        words.separate();
         continue;
       case 'break':
       case 'tableCell':
-        text += ' ';
+        words.separate();
         break;
     }
     if ('children' in current) {
@@ -357,7 +365,6 @@ function contentText(node: Nodes): string {
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
-  return text;
 }
 
 // ---- Phrasing ----------------------------------------------------------------------
