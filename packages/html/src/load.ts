@@ -2,7 +2,7 @@ import { decodeChunks, type FetchedDocument } from '@storefront/core';
 import { bodyKind } from './body-kind.js';
 import { markContentHolders } from './boilerplate.js';
 import { collapseWhitespace, getAttr, isElement, textContent, walk } from './dom.js';
-import { buildTree, type Created, HTML_NS, TooManyElements } from './tree.js';
+import { buildTree, type Created, HTML_NS } from './tree.js';
 import type { HtmlDocumentNode, HtmlElement, HtmlPage, LoadResult } from './types.js';
 import { resolveUrl } from './urls.js';
 
@@ -14,13 +14,13 @@ import { resolveUrl } from './urls.js';
 export const HTML_MAX_PARSE_CHARS = 5 * 1024 * 1024;
 
 /**
- * The most elements a page may open (150,000). A tree keeps a few hundred bytes of heap
- * per element, more with the products' work on it, so a page of a million unclosed
- * `<div>` (5 MB) would take half a gigabyte. The parser counts start tags as it reads and
- * stops at the one past this (`page_too_complex`), so no tree grows beyond it; real pages
- * hold 10–30 elements per KB, so a 2 MB article opens about 40,000 and a 3 MB page
- * minified onto one line about 100,000. What passes the count and is still too heavy
- * meets the product thread's heap bound.
+ * The most elements a page may open before it is parsed (150,000). A tree keeps a few
+ * hundred bytes of heap per element, more with the products' work on it, so a page of
+ * a million unclosed `<div>` (5 MB) would take half a gigabyte. A cheap count of start
+ * tags over the decoded text refuses such a page (`page_too_complex`) before any tree is
+ * built; real pages hold 10–30 elements per KB, so a 2 MB article opens about 40,000 and
+ * a 3 MB page minified onto one line about 100,000. What passes the count and is still
+ * too heavy meets the product thread's heap bound.
  */
 export const HTML_MAX_ELEMENTS = 150_000;
 
@@ -69,21 +69,25 @@ function load(doc: FetchedDocument): LoadResult {
     sniff: kind === 'html' ? 'html' : 'none',
   });
   const { chunks, clipped } = clip(decoded.chunks, HTML_MAX_PARSE_CHARS);
-  // text/plain is read as the text of one `<pre>`.
-  const input = kind === 'text' ? `<pre>${escapeText(chunks.join(''))}</pre>` : chunks;
-
-  let document: HtmlDocumentNode;
-  const created: Created = { holders: [], titles: [], bases: [], foreignTitle: false };
-  try {
-    document = buildTree(input, created, HTML_MAX_ELEMENTS);
-  } catch (error) {
-    if (error instanceof TooManyElements) {
+  // A start tag takes three characters at least (`<b>`): a shorter page cannot open too
+  // many elements, and is not counted (nor joined into one string to count).
+  if (kind === 'html' && lengthOf(chunks) > MIN_START_TAG_CHARS * HTML_MAX_ELEMENTS) {
+    if (countStartTags(chunks.join(''), HTML_MAX_ELEMENTS) > HTML_MAX_ELEMENTS) {
       return {
         ok: false,
         error: 'page_too_complex',
         message: `The page has more than ${HTML_MAX_ELEMENTS.toLocaleString('en-US')} elements.`,
       };
     }
+  }
+  // text/plain is read as the text of one `<pre>`.
+  const input = kind === 'text' ? `<pre>${escapeText(chunks.join(''))}</pre>` : chunks;
+
+  let document: HtmlDocumentNode;
+  const created: Created = { holders: [], titles: [], bases: [], foreignTitle: false };
+  try {
+    document = buildTree(input, created);
+  } catch (error) {
     // The parser recovers from every markup error; reaching here means a limit of the engine.
     return {
       ok: false,
@@ -134,6 +138,15 @@ function load(doc: FetchedDocument): LoadResult {
     kind,
   };
   return { ok: true, page };
+}
+
+/** The shortest text a start tag can be (`<b>`). */
+const MIN_START_TAG_CHARS = 3;
+
+function lengthOf(chunks: readonly string[]): number {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  return length;
 }
 
 /** The first `max` characters of the text in `chunks`, never splitting a surrogate pair. */

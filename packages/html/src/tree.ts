@@ -638,13 +638,9 @@ function pushChild(parent: HtmlParent, node: HtmlNode): void {
  * framesets. No element opens deeper than {@link MAX_TREE_DEPTH}; the open elements are
  * a stack that grows at its end, so parsing costs linear time.
  */
-export function buildTree(
-  input: string | readonly string[],
-  created: Created,
-  maxElements = Number.POSITIVE_INFINITY,
-): HtmlDocumentNode {
+export function buildTree(input: string | readonly string[], created: Created): HtmlDocumentNode {
   const source = new Source(typeof input === 'string' ? [input] : input);
-  const builder = new TreeBuilder(source, created, maxElements);
+  const builder = new TreeBuilder(source, created);
   // A `<noscript>`'s raw text ends at the first `</noscript`, which the tokenizer does
   // not know: the builder stops it there, and a new one reads on from that point.
   for (let from = 0; ; ) {
@@ -667,13 +663,6 @@ export function buildTree(
     from = next;
   }
   return builder.finish();
-}
-
-/** What {@link buildTree} throws when a page opens more than its `maxElements`. */
-export class TooManyElements extends Error {
-  constructor(readonly limit: number) {
-    super(`The page opens more than ${limit} elements.`);
-  }
 }
 
 /**
@@ -774,9 +763,6 @@ class Source {
 
 class TreeBuilder {
   readonly #source: Source;
-  /** Start tags read so far, and how many the page may have. */
-  #starts = 0;
-  readonly #maxElements: number;
   readonly #created: Created;
   readonly document: HtmlDocumentNode;
   #html: HtmlElement | null = null;
@@ -819,9 +805,8 @@ class TreeBuilder {
   /** The text node last appended, while nothing has been appended after it. */
   #lastText: HtmlText | null = null;
 
-  constructor(source: Source, created: Created, maxElements: number) {
+  constructor(source: Source, created: Created) {
     this.#source = source;
-    this.#maxElements = maxElements;
     this.#created = created;
     this.document = {
       nodeName: '#document',
@@ -864,7 +849,6 @@ class TreeBuilder {
   // The tokenizer's callbacks.
 
   onopentagname(start: number, end: number): void {
-    if (++this.#starts > this.#maxElements) throw new TooManyElements(this.#maxElements);
     this.#newlineAfter = null;
     let name = this.#name(start, end);
     if (this.isInForeignContext()) name = SVG_TAG_NAMES.get(name) ?? name;
