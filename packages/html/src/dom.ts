@@ -45,22 +45,24 @@ export interface Visitor {
  */
 export function walk(root: HtmlNode, visitor: Visitor): void {
   const { enter, leave } = visitor;
-  // Each frame is a node plus the index of its next child to visit.
+  // Each frame is a node, its children and the index of its next child to visit.
   const nodes: HtmlNode[] = [];
+  const lists: (readonly HtmlNode[])[] = [];
   const indexes: number[] = [];
   if (enter?.(root) === 'skip') {
     leave?.(root);
     return;
   }
   nodes.push(root);
+  lists.push(childrenOf(root));
   indexes.push(0);
   while (nodes.length > 0) {
     const top = nodes.length - 1;
-    const node = nodes[top]!;
-    const children = childrenOf(node);
+    const children = lists[top]!;
     const index = indexes[top]!;
     if (index >= children.length) {
-      nodes.pop();
+      const node = nodes.pop()!;
+      lists.pop();
       indexes.pop();
       leave?.(node);
       continue;
@@ -71,11 +73,13 @@ export function walk(root: HtmlNode, visitor: Visitor): void {
       leave?.(child);
       continue;
     }
-    if (childrenOf(child).length === 0) {
+    const below = childrenOf(child);
+    if (below.length === 0) {
       leave?.(child);
       continue;
     }
     nodes.push(child);
+    lists.push(below);
     indexes.push(0);
   }
 }
