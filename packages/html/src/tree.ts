@@ -775,6 +775,11 @@ class TreeBuilder {
   #current: HtmlParent;
   /** Open `<form>` elements. */
   #forms = 0;
+  /**
+   * Open HTML `<p>` elements: most start tags close an open `<p>`, and with none open
+   * there is no need to search the stack for one.
+   */
+  #paragraphs = 0;
   /** Elements opened by the page's start tags, and formatting elements opened again. */
   #opened = 0;
   #reopened = 0;
@@ -911,6 +916,7 @@ class TreeBuilder {
     if (name === 'head') {
       if (this.#mode === 'in-head') {
         this.#stack.length = 0;
+        this.#paragraphs = 0;
         this.#mode = 'after-head';
         this.#current = this.#ensureHtml();
       }
@@ -1088,6 +1094,7 @@ class TreeBuilder {
     this.#stack.push(element);
     this.#current = element;
     if (name === 'form') this.#forms += 1;
+    else if (name === 'p' && element.namespaceURI === HTML_NS) this.#paragraphs += 1;
     if (element.namespaceURI === HTML_NS && this.#mode === 'in-body') {
       if ((flags & FORMATTING_ELEMENT) !== 0) this.#pushActive(element);
       else if ((flags & MARKER) !== 0) this.#active.push(null);
@@ -1226,6 +1233,7 @@ class TreeBuilder {
 
   /** Where on the stack an HTML element `name` is open in `scope`, or -1. */
   #inScope(name: string, scope: ReadonlySet<string>): number {
+    if (name === 'p' && this.#paragraphs === 0) return -1;
     const stack = this.#stack;
     for (let i = stack.length - 1; i >= 0; i--) {
       const element = stack[i] as HtmlElement;
@@ -1273,6 +1281,7 @@ class TreeBuilder {
     const popped = stack.pop();
     if (popped !== undefined) {
       if (popped.tagName === 'form') this.#forms -= 1;
+      else if (popped.tagName === 'p' && popped.namespaceURI === HTML_NS) this.#paragraphs -= 1;
       else if (MARKERS.has(popped.tagName) && popped.namespaceURI === HTML_NS) {
         // Formatting opened inside a cell, a caption or a template ends with it.
         const marker = this.#active.lastIndexOf(null);
@@ -1675,6 +1684,7 @@ class TreeBuilder {
     this.#ensureHead();
     // Whatever is still open in the head ends with it.
     this.#stack.length = 0;
+    this.#paragraphs = 0;
     this.#forms = 0;
     if (this.#body === null) {
       const body = this.#element('body', HTML_NS, attrs ?? NONE);
