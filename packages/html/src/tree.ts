@@ -605,9 +605,9 @@ type Attr = { name: string; value: string };
  * The child list of every element until its first child arrives, and the attribute list
  * of every element without attributes: one shared empty array, never written to (the
  * builder gives an element its own list when it needs one). An array that grows by
- * `push` from empty reserves room for 17 entries, and most elements hold one or two
- * children or attributes, or none: the tree is about a third smaller this way, and it
- * is what the garbage collector copies while a page is read.
+ * `push` from empty reserves room for 16 entries, and most elements hold one or two
+ * children or attributes, or none; the tree is what the garbage collector copies while
+ * a page is read (docs/decisions.md, "Reading a page in pieces, and a lighter tree").
  */
 const NONE: never[] = [];
 
