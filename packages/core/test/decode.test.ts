@@ -147,9 +147,9 @@ describe('parseContentType', () => {
 
 describe('decodeChunks', () => {
   const utf8 = (value: string) => Uint8Array.from(Buffer.from(value, 'utf8'));
-  const bodies: [string, Uint8Array, string | undefined][] = [
+  const bodies: [string, Uint8Array, string | null][] = [
     ['UTF-8 with characters of 2, 3 and 4 bytes', utf8('é€😀 a'.repeat(50)), 'text/html'],
-    ['a BOM', concat(hex('efbbbf'), utf8('<p>é'.repeat(40))), undefined],
+    ['a BOM', concat(hex('efbbbf'), utf8('<p>é'.repeat(40))), null],
     [
       'invalid UTF-8 (windows-1252 then)',
       concat(utf8('<p>é'.repeat(40)), hex('ff80')),
