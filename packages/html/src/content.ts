@@ -273,13 +273,7 @@ const CAPTION_TOKENS: ReadonlySet<string> = new Set(['caption', 'credit', 'credi
  * Tokens of a byline, an author box or a date line: left out unless it is
  * {@link STRONG_TEXT} long.
  */
-const BYLINE_TOKENS: ReadonlySet<string> = new Set([
-  'byline',
-  'author',
-  'dateline',
-  'date',
-  'dates',
-]);
+const BYLINE_TOKENS: ReadonlySet<string> = new Set(['byline', 'author', 'dateline', 'date']);
 /** Tokens of an article's lead (standfirst): read with the story, see {@link withLead}. */
 const LEAD_TOKENS: ReadonlySet<string> = new Set([
   'lead',
@@ -306,7 +300,7 @@ const CAPTION_SHARE = 0.15;
  * per paragraph (a how-to or a slideshow has a picture and its caption for each step).
  */
 const CAPTION_SHARE_FEW = 0.3;
-const CAPTIONS_PER_PARAGRAPH = 0.8;
+const CAPTIONS_PER_PARAGRAPH = 0.5;
 /** A paragraph this short (characters)... */
 const LINK_LINE = 200;
 /** ...with at least this share of link text is a "read also" line, not the story's prose. */
@@ -404,12 +398,12 @@ function select(page: HtmlPage): ContentSelection {
   best = null;
   attempt(body, dropped, false, 'body');
   const whole = best as { selection: ContentSelection; kept: number } | null;
-  // Next to nothing is left once the class/id rules have cleaned (a whole article marked
-  // `sponsored`, say), yet the scored root holds text: it is read with only the chrome
-  // (tags, roles, hidden elements) left out, as a reader mode retries without its
-  // class-based removals.
+  // Not even a paragraph unit is left once the class/id rules have cleaned (a whole
+  // article marked `sponsored`, say), yet the scored root holds text: it is read with only
+  // the chrome (tags, roles, hidden elements) left out, as a reader mode retries without
+  // its class-based removals.
   const most = Math.max(scoredOrLandmark?.kept ?? 0, whole?.kept ?? 0);
-  if (scored !== null && most < SHORT_STORY && chromeFreeText(scored, stats) >= MIN_CONTENT) {
+  if (scored !== null && most < MIN_UNIT && chromeFreeText(scored, stats) >= MIN_CONTENT) {
     const { root, base } = scored;
     return { root, leaves: (e) => e !== root && base.has(e), method: 'scored' };
   }
@@ -1104,6 +1098,8 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'visuallyhidden',
   'sr-only',
   'screen-reader-text',
+  'hide',
+  'invisible',
 ]);
 
 /** Whether a class value names a hiding utility (and no display utility that shows it again). */
