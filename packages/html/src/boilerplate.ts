@@ -112,6 +112,21 @@ export const CHROME_TOKENS: ReadonlySet<string> = new Set([
   'editsection',
 ]);
 
+/**
+ * Chrome words that are also written run together with another word into one token
+ * (`relatedposts`, `socialshare`, `sidebarwidget`, `newsletterbox`): a token that starts
+ * or ends with one of them is chrome too. Only long words that do not begin or end
+ * ordinary words: `ad` or `share` would match `address` or `shareholder`.
+ */
+const COMPOUND_CHROME: readonly string[] = [
+  'related',
+  'social',
+  'sidebar',
+  'newsletter',
+  'breadcrumb',
+  'recommended',
+];
+
 /** Tags a chrome token never removes: the page's own content containers. */
 const PROTECTED_TAGS: ReadonlySet<string> = new Set(['html', 'body', 'main', 'article']);
 
@@ -232,14 +247,28 @@ export function splitTokens(value: string): string[] {
   return out;
 }
 
-/** True when a class or id value holds a {@link CHROME_TOKENS} token (or a joined pair). */
+/**
+ * True when a class or id value holds a {@link CHROME_TOKENS} token (or a joined pair), or
+ * a token run together with one of the {@link COMPOUND_CHROME} words.
+ */
 export function chromeTokenIn(value: string): boolean {
   for (const name of value.split(/[\t\n\f\r ]+/)) {
     const tokens = splitTokens(name);
-    for (const token of tokens) if (CHROME_TOKENS.has(token)) return true;
+    for (const token of tokens)
+      if (CHROME_TOKENS.has(token) || isCompoundChrome(token)) return true;
     // `sr-only`, `visually-hidden`, `skip-link`: joined pairs.
     for (let i = 0; i + 1 < tokens.length; i++) {
       if (CHROME_TOKENS.has(tokens[i]! + tokens[i + 1]!)) return true;
+    }
+  }
+  return false;
+}
+
+/** `relatedposts`, `socialshare`: a longer token that starts or ends with a {@link COMPOUND_CHROME} word. */
+function isCompoundChrome(token: string): boolean {
+  for (const word of COMPOUND_CHROME) {
+    if (token.length > word.length && (token.startsWith(word) || token.endsWith(word))) {
+      return true;
     }
   }
   return false;

@@ -101,10 +101,14 @@ interface Stats {
   captions: number;
   /** Whether this element is a caption. */
   caption: boolean;
+  /** Captions below (the outermost ones only). */
+  captionCount: number;
   /** Whether this element is, or sits inside, a comment section (see {@link COMMENT_TOKENS}). */
   comment: boolean;
   parent: Stats | null;
   element: HtmlElement;
+  /** The element's place in document order (of start tags). */
+  order: number;
 }
 
 /**
@@ -265,14 +269,45 @@ const NEGATIVE_TOKENS: ReadonlySet<string> = new Set([
 const COMMENT_TOKENS: ReadonlySet<string> = new Set(['comment', 'comments', 'disqus', 'respond']);
 /** Tokens of a picture's caption or its credit line ("Photo: …", "… / Getty Images"). */
 const CAPTION_TOKENS: ReadonlySet<string> = new Set(['caption', 'credit', 'credits', 'copyright']);
-/** Tokens of a byline or an author box: left out unless it is {@link STRONG_TEXT} long. */
-const BYLINE_TOKENS: ReadonlySet<string> = new Set(['byline', 'author', 'dateline']);
+/**
+ * Tokens of a byline, an author box or a date line: left out unless it is
+ * {@link STRONG_TEXT} long.
+ */
+const BYLINE_TOKENS: ReadonlySet<string> = new Set(['byline', 'author', 'dateline', 'date']);
+/** Tokens of an article's lead (standfirst): read with the story, see {@link withLead}. */
+const LEAD_TOKENS: ReadonlySet<string> = new Set([
+  'lead',
+  'intro',
+  'standfirst',
+  'summary',
+  'excerpt',
+  'abstract',
+  'deck',
+  'dek',
+  'subtitle',
+  'subheadline',
+  'subhead',
+  'teaser',
+]);
 
 const MIN_UNIT = 25;
 /** Content shorter than this (characters) is retried with lighter cleaning and wider roots. */
 const MIN_CONTENT = 500;
-/** Captions are left out when their text is at most this share of the root's. */
+/** Captions are left out when their text is at most this share of the root's... */
 const CAPTION_SHARE = 0.15;
+/**
+ * ...or at most this share when there are fewer of them than {@link CAPTIONS_PER_PARAGRAPH}
+ * per paragraph (a how-to or a slideshow has a picture and its caption for each step).
+ */
+const CAPTION_SHARE_FEW = 0.3;
+const CAPTIONS_PER_PARAGRAPH = 0.5;
+/** A paragraph this short (characters)... */
+const LINK_LINE = 200;
+/** ...with at least this share of link text is a "read also" line, not the story's prose. */
+const LINK_LINE_DENSITY = 0.5;
+/** A lead is at most this long (characters) and at most this many levels above the root. */
+const LEAD_TEXT = 1000;
+const LEAD_LEVELS = 3;
 /** Below MIN_CONTENT, fully cleaned content with this many characters outside links is kept. */
 const SHORT_STORY = 150;
 /** A heading this short (characters) ending its parent over left-out blocks goes with them. */
@@ -296,7 +331,8 @@ function select(page: HtmlPage): ContentSelection {
   // What the cleaning leaves out is judged once per element, in the measuring walk.
   const leftFull = new Set<HtmlElement>();
   const leftLight = new Set<HtmlElement>();
-  measure(body, { stats, dropped, candidates, landmarks, leftFull, leftLight });
+  const leads: Stats[] = [];
+  measure(body, { stats, dropped, candidates, landmarks, leftFull, leftLight, leads });
 
   // Attempts in order: the scored root fully cleaned, then lightly cleaned (comments and
   // weak chrome-token elements only), then the landmark, then the body, both lightly
@@ -318,7 +354,12 @@ function select(page: HtmlPage): ContentSelection {
     // paragraphs or more) unless they are a good part of its text (a how-to whose steps
     // are captions, a slideshow). A short document keeps its figures' captions.
     const rs = stats.get(root);
-    const bare = rs !== undefined && rs.paragraphs >= 5 && rs.captions <= rs.text * CAPTION_SHARE;
+    const bare =
+      rs !== undefined &&
+      rs.paragraphs >= 5 &&
+      (rs.captions <= rs.text * CAPTION_SHARE ||
+        (rs.captions <= rs.text * CAPTION_SHARE_FEW &&
+          rs.captionCount < rs.paragraphs * CAPTIONS_PER_PARAGRAPH));
     const isLeft = (e: HtmlElement) => left.has(e) || (bare && stats.get(e)?.caption === true);
     const { kept, links } = keptBelow(root, stats, base, isLeft, full, bare, keep);
     if (best === null || kept > best.kept) {
@@ -329,21 +370,24 @@ function select(page: HtmlPage): ContentSelection {
     lastProse = kept - links;
     return kept >= MIN_CONTENT;
   };
+  // The scored root and what it leaves out whatever the cleaning (chrome, other siblings).
+  let scored: { root: HtmlElement; base: ReadonlySet<HtmlElement> } | null = null;
   if (top !== null) {
     const { root, siblings } = wholeStructure(withSiblings(top, stats));
     const base = new Set(dropped);
+    scored = { root, base };
     if (siblings !== null) {
       for (const child of root.childNodes) {
         if (isElement(child) && !siblings.has(child)) base.add(child);
       }
     }
-    if (attempt(root, base, true, 'scored')) return best!.selection;
+    if (attempt(root, base, true, 'scored')) return withLead(best!.selection, stats, leads, body);
     const prose = lastProse;
-    if (attempt(root, base, false, 'scored')) return best!.selection;
+    if (attempt(root, base, false, 'scored')) return withLead(best!.selection, stats, leads, body);
     // A short story is still a story: with enough prose outside links in the fully
     // cleaned root, the root is kept rather than widened to a landmark or the body
     // (which would bring the teasers around the story).
-    if (prose >= SHORT_STORY) return best!.selection;
+    if (prose >= SHORT_STORY) return withLead(best!.selection, stats, leads, body);
   }
   const landmark = landmarkRoot(landmarks);
   if (landmark !== null && attempt(landmark, dropped, false, 'landmark')) return best!.selection;
@@ -354,6 +398,15 @@ function select(page: HtmlPage): ContentSelection {
   best = null;
   attempt(body, dropped, false, 'body');
   const whole = best as { selection: ContentSelection; kept: number } | null;
+  // Not even a paragraph unit is left once the class/id rules have cleaned (a whole
+  // article marked `sponsored`, say), yet the scored root holds text: it is read with only
+  // the chrome (tags, roles, hidden elements) left out, as a reader mode retries without
+  // its class-based removals.
+  const most = Math.max(scoredOrLandmark?.kept ?? 0, whole?.kept ?? 0);
+  if (scored !== null && most < MIN_UNIT && chromeFreeText(scored, stats) >= MIN_CONTENT) {
+    const { root, base } = scored;
+    return { root, leaves: (e) => e !== root && base.has(e), method: 'scored' };
+  }
   if (scoredOrLandmark !== null && scoredOrLandmark.kept > 0) {
     if (landmark !== null || whole === null || whole.kept >= MIN_CONTENT) {
       return scoredOrLandmark.selection;
@@ -378,6 +431,8 @@ interface Measures {
   /** Elements a full (light) cleaning leaves out ({@link shouldLeave}). */
   readonly leftFull: Set<HtmlElement>;
   readonly leftLight: Set<HtmlElement>;
+  /** Elements whose class/id names a lead ({@link LEAD_TOKENS}), in document order. */
+  readonly leads: Stats[];
 }
 
 /**
@@ -385,7 +440,8 @@ interface Measures {
  * candidates, and judge what the cleaning of any root would leave out.
  */
 function measure(body: HtmlElement, into: Measures): void {
-  const { stats, dropped, candidates, landmarks, leftFull, leftLight } = into;
+  const { stats, dropped, candidates, landmarks, leftFull, leftLight, leads } = into;
+  let order = 0;
   // The open elements' counts: open[0 .. depth - 1], reused from one element to the next.
   const open: Counts[] = [];
   let depth = 0;
@@ -494,12 +550,15 @@ function measure(body: HtmlElement, into: Measures): void {
         linksFullBare: 0,
         paragraphs: 0,
         captions: 0,
+        captionCount: 0,
         caption: (tag === 'figcaption' && !attributesQuote(node)) || (bits & CAPTION) !== 0,
         comment: parent?.stats.comment === true || (bits & (COMMENT | POSITIVE)) === COMMENT,
         parent: parent === null ? null : parent.stats,
         element: node,
+        order: order++,
       };
       stats.set(node, s);
+      if ((bits & LEAD) !== 0) leads.push(s);
       if (tag === 'main' || tag === 'article' || getAttr(node, 'role') === 'main')
         landmarks.push(s);
       if (parent !== null && (kind & BLOCK) !== 0) {
@@ -572,6 +631,7 @@ function measure(body: HtmlElement, into: Measures): void {
         p.text += s.text;
         p.links += s.links;
         p.captions += s.caption ? s.text : s.captions;
+        p.captionCount += s.caption ? 1 : s.captionCount;
         parent.commas += c.commas;
         parent.paragraphs += c.paragraphs;
         parent.images += c.images;
@@ -666,6 +726,85 @@ function dropTail(parent: Stats, child: Stats, leftFull: Set<HtmlElement>): void
     parent.keptFullBare -= child.keptFullBare;
     parent.linksFullBare -= child.linksFullBare;
   }
+}
+
+/**
+ * The root's text with only the chrome and the root's other children left out (what the
+ * measuring walk counted in `text`, which never includes chrome).
+ */
+function chromeFreeText(
+  scored: { root: HtmlElement; base: ReadonlySet<HtmlElement> },
+  stats: Map<HtmlElement, Stats>,
+): number {
+  let text = stats.get(scored.root)?.own ?? 0;
+  for (const child of scored.root.childNodes) {
+    if (isElement(child) && !scored.base.has(child)) text += stats.get(child)?.text ?? 0;
+  }
+  return text;
+}
+
+/**
+ * The story read with its lead (standfirst): the last element before the root whose
+ * class/id names a lead ({@link LEAD_TOKENS}), when it is prose (at least a paragraph
+ * unit, at most {@link LEAD_TEXT} characters, low link density, not a caption or a
+ * comment) and shares an ancestor with the root at most {@link LEAD_LEVELS} levels above
+ * it. That ancestor becomes the root; everything below it but the path to the lead and
+ * the path to the old root is left out, so only the lead is added.
+ */
+function withLead(
+  selection: ContentSelection,
+  stats: Map<HtmlElement, Stats>,
+  leads: readonly Stats[],
+  body: HtmlElement,
+): ContentSelection {
+  const root = selection.root as HtmlElement;
+  const rs = stats.get(root);
+  if (rs === undefined || leads.length === 0) return selection;
+  let lead: Stats | null = null;
+  let top: Stats | null = null;
+  for (const l of leads) {
+    if (l.order >= rs.order) break;
+    if (isAncestor(l, rs) || !isLead(l)) continue;
+    let a = rs.parent;
+    let up = 1;
+    while (a !== null && up <= LEAD_LEVELS && !isAncestor(a, l)) {
+      a = a.parent;
+      up++;
+    }
+    if (a === null || up > LEAD_LEVELS || a.element === body) continue;
+    lead = l;
+    top = a;
+  }
+  if (lead === null || top === null) return selection;
+  // The elements from the new root down to the lead and to the old root, and their
+  // siblings, which are left out.
+  const through = new Set<HtmlElement>();
+  const off = new Set<HtmlElement>();
+  for (const from of [rs, lead]) {
+    for (let n: Stats | null = from; n !== null && n !== top; n = n.parent) {
+      through.add(n.element);
+      for (const c of n.parent?.element.childNodes ?? []) if (isElement(c)) off.add(c);
+    }
+  }
+  for (const e of through) off.delete(e);
+  const leaves = selection.leaves;
+  const newRoot = top.element;
+  return {
+    root: newRoot,
+    leaves: (e) => e !== newRoot && (off.has(e) || (!through.has(e) && leaves(e))),
+    method: selection.method,
+  };
+}
+
+/** A lead is prose: a paragraph unit or more, not a link list, a caption or a comment. */
+function isLead(s: Stats): boolean {
+  if (s.text < MIN_UNIT || s.text > LEAD_TEXT || s.comment) return false;
+  if (linkDensity(s) > STRONG_LINK_DENSITY) return false;
+  for (let a: Stats | null = s; a !== null; a = a.parent) {
+    const tag = a.element.tagName;
+    if (a.caption || tag === 'figure' || tag === 'figcaption') return false;
+  }
+  return true;
 }
 
 /** The first `<main>` (or `role=main`) with text, else the only `<article>` with text. */
@@ -884,6 +1023,16 @@ function shouldLeave(element: HtmlElement, s: Stats, c: Counts, full: boolean): 
   // A `<footer>` inside an article or section (a site footer is chrome) is that section's
   // small print: its tags, categories, "posted in…" line and share links.
   if (tag === 'footer' && !strong && !inQuote(element)) return true;
+  // A short paragraph that is mostly a link ("Read more: …", "See also: …" over another
+  // story's headline) points away from the story; it is not its prose.
+  if (
+    tag === 'p' &&
+    s.text >= MIN_UNIT &&
+    s.text <= LINK_LINE &&
+    s.links >= s.text * LINK_LINE_DENSITY
+  ) {
+    return true;
+  }
   if (!CLEANED.has(tag)) return false;
   if (tag === 'table' && isDataTable(element, s, c)) return false;
   if (weight < 0 && !strong) return true;
@@ -932,6 +1081,8 @@ const BYLINE = 16;
 const CAPTION = 32;
 /** Hidden by a CSS utility class (see {@link HIDDEN_CLASSES}); only read from `class`. */
 const HIDDEN = 64;
+/** A lead's token ({@link LEAD_TOKENS}). */
+const LEAD = 128;
 
 /**
  * Class names of the common CSS utilities that hide an element from view (`display:none`
@@ -947,6 +1098,8 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'visuallyhidden',
   'sr-only',
   'screen-reader-text',
+  'hide',
+  'invisible',
 ]);
 
 /** Whether a class value names a hiding utility (and no display utility that shows it again). */
@@ -954,8 +1107,14 @@ function hidesByClass(value: string): boolean {
   let hidden = false;
   for (const name of value.toLowerCase().split(/[\t\n\f\r ]+/)) {
     if (HIDDEN_CLASSES.has(name)) hidden = true;
-    // A display utility for some breakpoint shows what `d-none` hides elsewhere.
-    else if (/^d-[a-z]+-(?:block|flex|inline|inline-block|grid|table)$/.test(name)) return false;
+    // A display utility for some breakpoint shows what `d-none` hides elsewhere; one for
+    // print (`d-print-block`) shows it on paper only.
+    else if (
+      /^d-[a-z]+-(?:block|flex|inline|inline-block|grid|table)$/.test(name) &&
+      !name.startsWith('d-print-')
+    ) {
+      return false;
+    }
   }
   return hidden;
 }
@@ -979,6 +1138,7 @@ function tokenFlagsOf(element: HtmlElement, name: 'class' | 'id'): number {
       if (COMMENT_TOKENS.has(token)) bits |= COMMENT;
       if (BYLINE_TOKENS.has(token)) bits |= BYLINE;
       if (CAPTION_TOKENS.has(token)) bits |= CAPTION;
+      if (LEAD_TOKENS.has(token)) bits |= LEAD;
     }
     if (hidesByClass(value)) bits |= HIDDEN;
     if (tokenBits.size >= TOKEN_CACHE_MAX) tokenBits.clear();

@@ -262,3 +262,59 @@ test("an article's own footer is left out, a quote's footer is kept", () => {
   expect(text).toContain('Mary Pole, resident');
   expect(text).not.toContain('This entry was posted');
 });
+
+test("a story's lead in its header is read with the story", () => {
+  const text = contentOf(`<html><body><article>
+<header><h1>Bridge reopens</h1><p class="article-dek">Repairs to the Weir Street bridge took eleven weeks and cost less than the council expected.</p>
+<span class="byline">By Ann Lee</span></header>
+<div class="article-body">${STORY}</div>
+<aside><p>Most read: Council tax rises, a new bakery opens, and more stories from the town.</p></aside>
+</article></body></html>`);
+  expect(text).toContain('Repairs to the Weir Street bridge took eleven weeks');
+  expect(text).toContain('eleven weeks after a lorry');
+  expect(text).not.toContain('By Ann Lee');
+  expect(text).not.toContain('Most read');
+});
+
+test('a short paragraph that is mostly a link to another story is left out', () => {
+  const text = contentOf(`<html><body><article><h1>Bridge reopens</h1>${STORY}
+<p><strong>Read more:</strong> <a href="/towpath">Towpath closure dates announced by the council</a></p>
+<p>A spokesman said the cameras are <a href="/cameras">the same model</a> that the county uses on its other bridges, and that they record only vehicle heights.</p>
+</article></body></html>`);
+  expect(text).toContain('close the path for a month');
+  expect(text).toContain('the same model');
+  expect(text).not.toContain('Towpath closure dates');
+});
+
+test('hide and invisible utility classes hide; a print-only block is not shown', () => {
+  const text = contentOf(`<html><body><article><h1>Bridge reopens</h1>${STORY}
+<div class="hide"><p>Profile of the engineer: thirty years of bridges across the county and beyond.</p></div>
+<p class="invisible">A line kept for the layout and never seen by a reader of the page.</p>
+<div class="d-none d-print-block">This document is subject to copyright and may not be reproduced.</div>
+</article></body></html>`);
+  expect(text).toContain('eleven weeks after a lorry');
+  expect(text).not.toContain('Profile of the engineer');
+  expect(text).not.toContain('never seen by a reader');
+  expect(text).not.toContain('subject to copyright');
+});
+
+test('a chrome word run together with another is chrome: a related-posts block goes', () => {
+  const text = contentOf(`<html><body><article><h1>Bridge reopens</h1>${STORY}
+<div id="jp-relatedposts" class="jp-relatedposts"><h3>Related</h3>
+<div class="jp-relatedposts-post"><p>Towpath repairs start in the autumn, and walkers are asked to use the lane behind the mill.</p></div>
+<div class="jp-relatedposts-post"><p>The old mill reopens as a museum of the town's river trade with a new café.</p></div></div>
+</article></body></html>`);
+  expect(text).toContain('eleven weeks after a lorry');
+  expect(text).not.toContain('walkers are asked');
+  expect(text).not.toContain('museum of the town');
+});
+
+test('an article left out whole by its class is read rather than the site name alone', () => {
+  const text = contentOf(`<html><body><header><a href="/">Daily Post</a></header>
+<section class="site-content"><article class="sponsored">
+<h1>Ten deals worth a look this week</h1>
+${STORY.replaceAll('<p>', '<p><a href="/deal">Deal of the day</a> ').replaceAll('</p>', ' <a href="/shop">Shop now at the store and see every offer of the week</a></p>')}
+</article></section>
+<div class="more"><article><a href="/next">Another story</a></article></div></body></html>`);
+  expect(text).toContain('eleven weeks after a lorry');
+});
