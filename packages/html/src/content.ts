@@ -308,6 +308,8 @@ const LINK_LINE_DENSITY = 0.5;
 /** A lead is at most this long (characters) and at most this many levels above the root. */
 const LEAD_TEXT = 1000;
 const LEAD_LEVELS = 3;
+/** Leads tried, nearest first, before the story is read without one. */
+const LEADS_TRIED = 8;
 /** Below MIN_CONTENT, fully cleaned content with this many characters outside links is kept. */
 const SHORT_STORY = 150;
 /** A heading this short (characters) ending its parent over left-out blocks goes with them. */
@@ -762,8 +764,12 @@ function withLead(
   if (rs === undefined || leads.length === 0) return selection;
   let lead: Stats | null = null;
   let top: Stats | null = null;
-  for (const l of leads) {
-    if (l.order >= rs.order) break;
+  // The nearest lead before the root that qualifies, among the last LEADS_TRIED: each try
+  // climbs ancestors, so a page of thousands of `teaser`s costs no more than a few.
+  let last = leads.length - 1;
+  while (last >= 0 && (leads[last] as Stats).order >= rs.order) last--;
+  for (let i = last; i >= 0 && i > last - LEADS_TRIED; i--) {
+    const l = leads[i] as Stats;
     if (isAncestor(l, rs) || !isLead(l)) continue;
     let a = rs.parent;
     let up = 1;
@@ -774,6 +780,7 @@ function withLead(
     if (a === null || up > LEAD_LEVELS || a.element === body) continue;
     lead = l;
     top = a;
+    break;
   }
   if (lead === null || top === null) return selection;
   // The elements from the new root down to the lead and to the old root, and their
