@@ -50,6 +50,8 @@ function encode(body: Buffer, coding: 'br' | 'gzip'): Promise<Buffer> {
  * so that `Content-Digest` covers the bytes as sent; the prelude's compression then sees
  * an encoded answer and leaves it. Resolves once the answer is handed to `res.end`
  * (or the connection is gone). `target`: the request target signed (default `req.url`).
+ * `ready`: the answer is built and signed at once, and handed to `res.end` once `ready`
+ * has resolved (the key door's statement that counts the call off its calls in flight).
  */
 export async function endSigned(
   req: IncomingMessage,
@@ -58,6 +60,7 @@ export async function endSigned(
   status: number,
   json: string,
   target: string = req.url ?? '/',
+  ready?: Promise<void>,
 ): Promise<void> {
   let body: string | Buffer = json;
   const length = Buffer.byteLength(json, 'utf8');
@@ -87,6 +90,10 @@ export async function endSigned(
   res.setHeader('Signature-Input', signature['signature-input']);
   res.setHeader('Signature', signature.signature);
   res.setHeader('Content-Length', typeof body === 'string' ? length : body.length);
+  if (ready !== undefined) {
+    await ready;
+    if (res.destroyed) return;
+  }
   if (typeof body === 'string') res.end(body, 'utf8');
   else res.end(body);
 }

@@ -40,8 +40,10 @@ export interface Exchange {
    * answer from it); resolves true once that answer was written in full, false if the
    * caller left. The pipeline does not wait for it before the call ends. Called at most
    * once per call, and not at all when the caller left before there was an answer.
+   * With `ready`, no byte of the answer is written before `ready` resolves; the adapter
+   * builds (and signs) the answer meanwhile.
    */
-  send(result: CallResult): Promise<boolean>;
+  send(result: CallResult, ready?: Promise<void>): Promise<boolean>;
 }
 
 /** A paid call as it arrived: its route, its query, and how to read its headers. */
@@ -175,6 +177,8 @@ export async function runPaidCall<T>(
     return;
   }
   const ok = outcome.kind === 'delivered' && outcome.ok;
+  // The answer is built while what the door still waits for (`ready`) runs, and written
+  // once it has.
   const written = exchange.send(
     await finish({
       kind: 'delivered',
@@ -185,6 +189,7 @@ export async function runPaidCall<T>(
       message: ok ? null : (outcome.message ?? null),
       charge: charge.kind === 'charge' ? 'charged' : 'free',
     }),
+    settled.ready,
   );
   // The door hears once the answer was written; the call does not wait for it (an MCP
   // answer is written only after the tool's result has been handed back).

@@ -116,9 +116,14 @@ export interface PaymentExtensions {
   delivered(call: PaidCall, delivery: Delivery): Promise<Delivery>;
 }
 
-/** What a door's settlement made of an ending: the answer goes out (with headers), or is refused. */
+/**
+ * What a door's settlement made of an ending: the answer goes out (with headers), or is
+ * refused. `ready`: what must have happened before the answer's first byte is written;
+ * the answer is built and signed meanwhile (docs/decisions.md, "The answer is prepared
+ * while its statement runs"). It never rejects.
+ */
 export type Settled =
-  | { readonly ok: true; readonly headers: Headers }
+  | { readonly ok: true; readonly headers: Headers; readonly ready?: Promise<void> }
   | { readonly ok: false; readonly refusal: Refusal };
 
 /**
@@ -137,7 +142,8 @@ export interface Door<T> {
   admit(call: PaidCall): Promise<Admission<T>>;
   /**
    * Before the answer goes out: take the payment of a charged call (a door that cannot
-   * refuses, and the refusal replaces the result), give back what any other held.
+   * refuses, and the refusal replaces the result), give back what any other held. What
+   * the door still waits for when it resolves, and the answer must wait for, is `ready`.
    */
   settle(ticket: T, ending: Ending): Promise<Settled>;
   /**

@@ -126,11 +126,11 @@ function exchangeOf(req: IncomingMessage, res: ServerResponse, key: HttpSignatur
   res.once('close', onClose);
   return {
     left: left.signal,
-    async send(result) {
+    async send(result, ready) {
       res.off('close', onClose);
       if (res.destroyed) return false;
       const ended = written(res);
-      await sendJson(req, res, key, result);
+      await sendJson(req, res, key, result, ready);
       return ended;
     },
   };
@@ -142,13 +142,14 @@ function exchangeOf(req: IncomingMessage, res: ServerResponse, key: HttpSignatur
  * (base64 JSON, as the x402 headers) when it has one, and sent as is (no ETag, so never an empty 304 for a paid call,
  * which would be a charge without a result), signed with RFC 9421 (`endSigned`). A
  * string body: Node writes it with the head in one piece, where a Buffer goes as a
- * second chunk.
+ * second chunk. Written once `ready` (if any) has resolved.
  */
 function sendJson(
   req: IncomingMessage,
   res: ServerResponse,
   key: HttpSignatureKey,
   result: CallResult,
+  ready?: Promise<void>,
 ): Promise<void> {
   const json = JSON.stringify(result.body);
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
@@ -160,5 +161,6 @@ function sendJson(
   }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
-  return endSigned(req, res, key, result.kind === 'delivered' ? 200 : result.status, json);
+  const status = result.kind === 'delivered' ? 200 : result.status;
+  return endSigned(req, res, key, status, json, req.url ?? '/', ready);
 }

@@ -128,9 +128,13 @@ export function keyDoor(deps: KeyDoorDeps): Door<KeyTicket> {
           // The caller may send its next call, to any instance, as soon as it has this
           // answer: the call leaves the key's calls in flight before the answer goes out
           // (its charge is committed once the answer has been written). The receipt's log
-          // entry is written by the same statement.
-          await deps.meter.answer(ticket.ledgerId, logEntryOf(ending.body));
-          return { ok: true, headers: chargeHeader(ticket) };
+          // entry is written by the same statement. The answer is built meanwhile and
+          // written once the statement has run (`ready`).
+          return {
+            ok: true,
+            headers: chargeHeader(ticket),
+            ready: deps.meter.answer(ticket.ledgerId, logEntryOf(ending.body)),
+          };
         case 'free':
           // A free answer gives the reservation back first, so the balance is right by
           // the time the caller reads the answer.

@@ -137,14 +137,17 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
     header: (name: string) => string | undefined,
     cancelled: AbortSignal,
   ): Promise<CallResult | 'left' | 'failed'> => {
-    let answer: (result: CallResult) => void = () => {};
+    let answer: (result: CallResult | Promise<CallResult>) => void = () => {};
     const answered = new Promise<CallResult>((resolve) => {
       answer = resolve;
     });
+    let sent = false;
     const call: Exchange = {
       left: AbortSignal.any([exchange.left, cancelled]),
-      send(result) {
-        answer(result);
+      send(result, ready) {
+        sent = true;
+        // The SDK writes the answer once it is handed over: after `ready`, if any.
+        answer(ready === undefined ? result : ready.then(() => result));
         // The tool result is written with the JSON-RPC answer, once the handler returns.
         return exchange.written();
       },
@@ -164,7 +167,9 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
       deps.config.callDeadlineMs,
     );
     try {
-      return await Promise.race([answered, running.then(() => 'left' as const)]);
+      // A call that has sent its answer ends with it, even when the pipeline is done first
+      // (it does not wait for a delivered answer's `ready`).
+      return await Promise.race([answered, running.then(() => (sent ? answered : 'left'))]);
     } catch {
       return 'failed';
     }
