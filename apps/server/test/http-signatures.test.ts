@@ -14,9 +14,7 @@ import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/fac
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { createVerifier, httpbis, type VerifyingKey } from 'http-message-signatures';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { registerSigner } from '../src/db/signer-keys.js';
 import {
   contentDigest,
@@ -24,10 +22,8 @@ import {
   jwkThumbprint,
   signatureBase,
 } from '../src/http/message-signature.js';
-import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
-import { ADMIN_TOKEN } from './keys.js';
-import { liveKeyAt } from './listening.js';
+import type { RunningServer } from '../src/server.js';
+import { listeningServer, liveKeyAt, paymentEnv } from './listening.js';
 import { type Site, startSite } from './site.js';
 import { officialV2Payer } from './x402/payments.js';
 
@@ -50,7 +46,7 @@ let stack: PaymentStack;
 let site: Site;
 let running: RunningServer;
 let base: string;
-const schema = uniqueSchema();
+let stop: () => Promise<void>;
 const hook = { url: '', received: [] as { request: SignedRequest; body: Buffer }[] };
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -75,39 +71,21 @@ beforeAll(async () => {
   await once(receiver, 'listening');
   const hookPort = (receiver.address() as AddressInfo).port;
   hook.url = `http://127.0.0.1:${hookPort}`;
-  if (DATABASE_URL !== null) await createSchema(schema);
-  const dataDir = tempDir('storefront-http-signatures-');
-  running = await startServer(
-    loadConfig(
-      {
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_TOKEN,
-        SAFE_FETCH_ALLOW: `${site.allow},127.0.0.1:${hookPort}`,
-        FACILITATOR_URL: stack.facilitatorUrl,
-        X402_ASSET: stack.asset,
-        X402_PAY_TO: stack.payTo,
-        X402_RPC_URL: stack.rpcUrl,
-        X402_BATCH_REDEEM_SECONDS: '0',
-        SIGNER_PRIVATE_KEY: SIGNER_KEY,
-        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-      },
-      dataDir,
-    ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
-  );
+  ({ server: running, stop } = await listeningServer({
+    SAFE_FETCH_ALLOW: `${site.allow},127.0.0.1:${hookPort}`,
+    ...paymentEnv(stack),
+    X402_BATCH_REDEEM_SECONDS: '0',
+    SIGNER_PRIVATE_KEY: SIGNER_KEY,
+  }));
   await running.ready();
   base = running.url;
 }, 120_000);
 
 afterAll(async () => {
-  await running?.close();
+  await stop?.();
   receiver.close();
   await site?.close();
   await stack?.close();
-  await dropSchema(schema);
 }, 60_000);
 
 /** A GET on the service, its body as the bytes sent. */

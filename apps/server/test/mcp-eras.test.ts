@@ -13,17 +13,13 @@ import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelconte
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { verifyReceipt } from '@storefront/attest';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { MCP_KEY_REQUIRED, MCP_LIST_TTL_MS } from '../src/doors/mcp/server.js';
 import { JSON_SCHEMA_2020_12 } from '../src/doors/mcp/tools.js';
 import { REGISTRY } from '../src/registry/index.js';
-import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
+import type { RunningServer } from '../src/server.js';
 import { type AuditNet, startAuditNet } from './hosts.js';
-import { ADMIN_TOKEN } from './keys.js';
-import { creditsAt, liveKeyAt, pinnedAddressAt } from './listening.js';
+import { creditsAt, listeningServer, liveKeyAt, pinnedAddressAt } from './listening.js';
 import { type Site, startSite } from './site.js';
 
 type Body = Record<string, unknown>;
@@ -33,39 +29,24 @@ const MODERN = '2026-07-28';
 let site: Site;
 let net: AuditNet;
 let server: RunningServer;
-const schema = uniqueSchema();
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
   site = await startSite();
   net = await startAuditNet();
-  if (DATABASE_URL !== null) await createSchema(schema);
-  const dataDir = tempDir('storefront-mcp-eras-');
-  server = await startServer(
-    loadConfig(
-      {
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_TOKEN,
-        SAFE_FETCH_ALLOW: `${site.allow},${net.tls.allow}`,
-        DNS_RESOLVER: net.dns.server,
-        TLS_AUDIT_PORT: String(net.tls.port),
-        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-      },
-      dataDir,
-    ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
-  );
+  ({ server, stop } = await listeningServer({
+    SAFE_FETCH_ALLOW: `${site.allow},${net.tls.allow}`,
+    DNS_RESOLVER: net.dns.server,
+    TLS_AUDIT_PORT: String(net.tls.port),
+  }));
   // The tools are called within their deadlines: the product threads (and pdf.js) load first.
   await server.ready();
 }, 90_000);
 
 afterAll(async () => {
-  await server?.close();
+  await stop?.();
   await site?.close();
   await net?.close();
-  if (DATABASE_URL !== null) await dropSchema(schema);
 });
 
 const mcpUrl = () => new URL(`${server.url}/mcp`);

@@ -19,15 +19,11 @@ import {
 } from '@modelcontextprotocol/ext-tasks/client';
 import type { TaskId } from '@modelcontextprotocol/ext-tasks/core';
 import { verifyReceipt } from '@storefront/attest';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { TASKS_EXTENSION } from '../src/doors/mcp/tasks-extension.js';
 import { JSON_SCHEMA_2020_12 } from '../src/doors/mcp/tools.js';
-import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
-import { ADMIN_TOKEN } from './keys.js';
-import { creditsAt, liveKeyAt, pinnedAddressAt } from './listening.js';
+import type { RunningServer } from '../src/server.js';
+import { creditsAt, listeningServer, liveKeyAt, pinnedAddressAt } from './listening.js';
 import { type Site, startSite } from './site.js';
 
 type Body = Record<string, unknown>;
@@ -82,39 +78,24 @@ async function startGate(): Promise<Gate> {
 let site: Site;
 let gate: Gate;
 let server: RunningServer;
-const schema = uniqueSchema();
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
   site = await startSite();
   gate = await startGate();
-  if (DATABASE_URL !== null) await createSchema(schema);
-  const dataDir = tempDir('storefront-mcp-tasks-');
-  server = await startServer(
-    loadConfig(
-      {
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_TOKEN,
-        SAFE_FETCH_ALLOW: `${site.allow},${gate.allow}`,
-        // A page of the gate is held until the test releases it, within its deadline.
-        CALL_DEADLINE_MS: '120000',
-        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-      },
-      dataDir,
-    ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
-  );
+  ({ server, stop } = await listeningServer({
+    SAFE_FETCH_ALLOW: `${site.allow},${gate.allow}`,
+    // A page of the gate is held until the test releases it, within its deadline.
+    CALL_DEADLINE_MS: '120000',
+  }));
   await server.ready();
 }, 90_000);
 
 afterAll(async () => {
   gate?.release();
-  await server?.close();
+  await stop?.();
   await gate?.close();
   await site?.close();
-  if (DATABASE_URL !== null) await dropSchema(schema);
 }, 60_000);
 
 const mcpUrl = () => `${server.url}/mcp`;

@@ -17,55 +17,34 @@ import { x402Client } from '@x402/core/client';
 import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
-import { pino } from 'pino';
 import { createPublicClient, type Hex, http as viemHttp } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { paymentsFor } from '../src/doors/x402/claims.js';
-import { type RunningServer, startServer } from '../src/server.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
-import { ADMIN_TOKEN } from './keys.js';
+import type { RunningServer } from '../src/server.js';
+import { listeningServer, paymentEnv } from './listening.js';
 import { type Site, startSite } from './site.js';
 import { officialV2Payer } from './x402/payments.js';
 
 let stack: PaymentStack;
 let site: Site;
 let server: RunningServer;
-const schema = uniqueSchema();
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
   stack = await startPaymentStack();
   site = await startSite();
-  if (DATABASE_URL !== null) await createSchema(schema);
-  const dataDir = tempDir('storefront-mcp-x402-');
-  server = await startServer(
-    loadConfig(
-      {
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_TOKEN,
-        SAFE_FETCH_ALLOW: site.allow,
-        FACILITATOR_URL: stack.facilitatorUrl,
-        X402_ASSET: stack.asset,
-        X402_PAY_TO: stack.payTo,
-        X402_RPC_URL: stack.rpcUrl,
-        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-      },
-      dataDir,
-    ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
-  );
+  ({ server, stop } = await listeningServer({
+    SAFE_FETCH_ALLOW: site.allow,
+    ...paymentEnv(stack),
+  }));
   await server.ready();
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
+  await stop?.();
   await site?.close();
   await stack?.close();
-  if (DATABASE_URL !== null) await dropSchema(schema);
 }, 60_000);
 
 /** The official v2 client, paying from the development wallet. */

@@ -12,10 +12,8 @@ import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol
 import { verifyReceipt } from '@storefront/attest';
 import { sha256Hex } from '@storefront/core';
 import express from 'express';
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { MCP_TEXT_MAX_CHARS } from '../src/doors/mcp/result.js';
 import { PAYMENT_TERMS_SCHEMA } from '../src/doors/mcp/tools.js';
 import { extractRoute } from '../src/registry/extract/index.js';
@@ -23,17 +21,11 @@ import { REGISTRY } from '../src/registry/index.js';
 import { notarizeRoute } from '../src/registry/notarize/index.js';
 import { MCP_SLICE_CHARS } from '../src/registry/slice.js';
 import { mcpRoutes } from '../src/routes/mcp.js';
-import { type RunningServer, startServer } from '../src/server.js';
-import {
-  createSchema,
-  DATABASE_URL,
-  dropSchema,
-  tempDir,
-  testApp,
-  uniqueSchema,
-} from './helpers.js';
+import type { RunningServer } from '../src/server.js';
+import { testApp } from './helpers.js';
 import { type AuditNet, startAuditNet } from './hosts.js';
 import { ADMIN_TOKEN } from './keys.js';
+import { listeningServer } from './listening.js';
 import { type Site, startSite } from './site.js';
 
 type Body = Record<string, unknown>;
@@ -41,39 +33,24 @@ type Body = Record<string, unknown>;
 let site: Site;
 let net: AuditNet;
 let server: RunningServer;
-const schema = uniqueSchema();
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
   site = await startSite();
   net = await startAuditNet();
-  if (DATABASE_URL !== null) await createSchema(schema);
-  const dataDir = tempDir('storefront-mcp-');
-  server = await startServer(
-    loadConfig(
-      {
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_TOKEN,
-        SAFE_FETCH_ALLOW: `${site.allow},${net.tls.allow}`,
-        DNS_RESOLVER: net.dns.server,
-        TLS_AUDIT_PORT: String(net.tls.port),
-        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-      },
-      dataDir,
-    ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
-  );
+  ({ server, stop } = await listeningServer({
+    SAFE_FETCH_ALLOW: `${site.allow},${net.tls.allow}`,
+    DNS_RESOLVER: net.dns.server,
+    TLS_AUDIT_PORT: String(net.tls.port),
+  }));
   // The tools are called within their deadlines: the product threads (and pdf.js) load first.
   await server.ready();
 }, 90_000);
 
 afterAll(async () => {
-  await server?.close();
+  await stop?.();
   await site?.close();
   await net?.close();
-  if (DATABASE_URL !== null) await dropSchema(schema);
 });
 
 /** An SDK client connected to the server's `/mcp`, with `key` as its bearer when given. */

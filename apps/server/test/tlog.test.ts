@@ -19,14 +19,11 @@ import { type Attestation, checkLogInclusion, logEntry, receiptHash } from '@sto
 import { DEV_PAYER, type PaymentStack, startPaymentStack } from '@storefront/facilitator';
 import { noteVerifier, openCheckpoint } from '@storefront/tlog';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { type RunningServer, startServer } from '../src/server.js';
+import type { RunningServer } from '../src/server.js';
 import { buildGoCheck } from './go.js';
-import { createSchema, DATABASE_URL, dropSchema, tempDir, uniqueSchema } from './helpers.js';
-import { ADMIN_TOKEN } from './keys.js';
-import { liveKeyAt } from './listening.js';
+import { tempDir } from './helpers.js';
+import { listeningServer, liveKeyAt, paymentEnv } from './listening.js';
 import { type Site, startSite } from './site.js';
 import { officialV2Payer } from './x402/payments.js';
 
@@ -37,7 +34,7 @@ let site: Site;
 let running: RunningServer;
 let base: string;
 let vkey: string;
-const schema = uniqueSchema();
+let stop: () => Promise<void>;
 const work = tempDir('storefront-tlog-');
 
 /** The Go verifier, built from `test/go/tlogcheck` with Debian's Go and x/mod; null without Go. */
@@ -46,29 +43,12 @@ let tlogcheck: string | null = null;
 beforeAll(async () => {
   stack = await startPaymentStack();
   site = await startSite();
-  if (DATABASE_URL !== null) await createSchema(schema);
-  const dataDir = tempDir('storefront-tlog-data-');
-  running = await startServer(
-    loadConfig(
-      {
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_TOKEN,
-        SAFE_FETCH_ALLOW: site.allow,
-        FACILITATOR_URL: stack.facilitatorUrl,
-        X402_ASSET: stack.asset,
-        X402_PAY_TO: stack.payTo,
-        X402_RPC_URL: stack.rpcUrl,
-        X402_BATCH_REDEEM_SECONDS: '0',
-        SIGNER_PRIVATE_KEY: SIGNER_KEY,
-        ...(DATABASE_URL === null ? {} : { DATABASE_URL }),
-      },
-      dataDir,
-    ),
-    { logger: pino({ level: 'silent' }), ...(DATABASE_URL === null ? {} : { schema }) },
-  );
+  ({ server: running, stop } = await listeningServer({
+    SAFE_FETCH_ALLOW: site.allow,
+    ...paymentEnv(stack),
+    X402_BATCH_REDEEM_SECONDS: '0',
+    SIGNER_PRIVATE_KEY: SIGNER_KEY,
+  }));
   await running.ready();
   base = running.url;
   const published = (await (await fetch(`${base}/.well-known/service-attestation`)).json()) as {
@@ -79,10 +59,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await running?.close();
+  await stop?.();
   await site?.close();
   await stack?.close();
-  await dropSchema(schema);
 }, 60_000);
 
 interface Proof {
