@@ -169,7 +169,8 @@ export function mcpServerFactory(deps: AppDeps): (era: McpEra, exchange: McpExch
     try {
       // A call that has sent its answer ends with it, even when the pipeline is done first
       // (it does not wait for a delivered answer's `ready`).
-      return await Promise.race([answered, running.then(() => (sent ? answered : 'left'))]);
+      const ended = running.then(async () => (sent ? await answered : ('left' as const)));
+      return await Promise.race([answered, ended]);
     } catch {
       return 'failed';
     }
