@@ -3,7 +3,6 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { extractPdf, loadPdfjs, PDFJS_VERSION } from '@storefront/pdf';
 import { buildPdf, makeDocument, type PdfPage } from '@storefront/test-utils';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { Bench } from 'tinybench';
 import { type Measured, machine, measured, printTable } from './lib/report.js';
 
@@ -39,9 +38,12 @@ function documents(): readonly (readonly [string, Uint8Array])[] {
 /**
  * What a user would write with pdf.js alone: open the bytes, `getTextContent` on every
  * page, the runs joined (a line break where pdf.js marks one), pages joined by a blank
- * line.
+ * line. pdf.js comes from `loadPdfjs`, the same module, loaded only when this benchmark
+ * runs and without the built-ins it would replace for every other benchmark of the run
+ * (docs/decisions.md, "pdf.js must not replace the thread's built-ins").
  */
 async function pdfjsDirect(bytes: Uint8Array): Promise<string> {
+  const { getDocument } = await loadPdfjs();
   const task = getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: STANDARD_FONTS });
   const pdf = await task.promise;
   const pages: string[] = [];

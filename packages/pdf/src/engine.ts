@@ -24,12 +24,71 @@ let loading: Promise<Pdfjs> | null = null;
  * computes itself.
  */
 export function loadPdfjs(): Promise<Pdfjs> {
-  loading ??= (async () => {
+  loading ??= keepingBuiltins(async () => {
     const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
     return import('pdfjs-dist/legacy/build/pdf.mjs');
-  })();
+  });
   return loading;
+}
+
+/**
+ * Run `load` and put back every built-in it replaced; what it added stays.
+ *
+ * pdf.js's legacy build (the one that runs on Node 20) bundles core-js, and loading it
+ * replaces built-ins the whole thread shares with JavaScript versions:
+ * `Array.prototype.push` (for arrays longer than 2^32 - 1), `JSON.parse` (for a reviver
+ * that reads its source text) and `Function.prototype.toString` (so the others look
+ * native). pdf.js meets none of those cases, and every other product on the thread paid
+ * for them: once pdf.js was loaded, `push` ran 7.7x slower and markdown of the docs
+ * corpus 1.31x (docs/decisions.md, "pdf.js must not replace the thread's built-ins").
+ * What it adds (`Promise.withResolvers`, the new `Set` methods, iterator helpers) is
+ * what Node 20 lacks, and adding a property slows nothing that was there.
+ */
+async function keepingBuiltins<T>(load: () => Promise<T>): Promise<T> {
+  const before = builtinDescriptors();
+  try {
+    return await load();
+  } finally {
+    for (const [owner, properties] of before) {
+      for (const [key, was] of properties) {
+        const now = Object.getOwnPropertyDescriptor(owner, key);
+        if (now === undefined || !sameDescriptor(was, now)) Object.defineProperty(owner, key, was);
+      }
+    }
+  }
+}
+
+/** The own properties of `globalThis`, of the objects and constructors it holds, and of their prototypes. */
+function builtinDescriptors(): Map<object, Map<PropertyKey, PropertyDescriptor>> {
+  const owners = new Set<object>([globalThis]);
+  for (const key of Reflect.ownKeys(globalThis)) {
+    // Only plain values: reading an accessor would load what Node defines lazily.
+    const value = Object.getOwnPropertyDescriptor(globalThis, key)?.value as unknown;
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) continue;
+    owners.add(value);
+    const prototype = Object.getOwnPropertyDescriptor(value, 'prototype')?.value as unknown;
+    // `Function.prototype` is itself a function.
+    if (prototype !== null && (typeof prototype === 'object' || typeof prototype === 'function')) {
+      owners.add(prototype);
+    }
+  }
+  const typedArray = Object.getPrototypeOf(Uint8Array) as { prototype: object };
+  owners.add(typedArray).add(typedArray.prototype);
+  const descriptors = new Map<object, Map<PropertyKey, PropertyDescriptor>>();
+  for (const owner of owners) {
+    const properties = new Map<PropertyKey, PropertyDescriptor>();
+    for (const key of Reflect.ownKeys(owner)) {
+      const descriptor = Object.getOwnPropertyDescriptor(owner, key);
+      if (descriptor?.configurable || descriptor?.writable) properties.set(key, descriptor);
+    }
+    descriptors.set(owner, properties);
+  }
+  return descriptors;
+}
+
+function sameDescriptor(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
+  return Object.is(a.value, b.value) && a.get === b.get && a.set === b.set;
 }
 
 /**
