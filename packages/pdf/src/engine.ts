@@ -33,7 +33,7 @@ export function loadPdfjs(): Promise<Pdfjs> {
 }
 
 /**
- * Run `load` and put back every built-in it replaced; what it added stays.
+ * Run `load` and put back every built-in method it replaced; what it added stays.
  *
  * pdf.js's legacy build (the one that runs on Node 20) bundles core-js, and loading it
  * replaces built-ins the whole thread shares with JavaScript versions:
@@ -45,7 +45,7 @@ export function loadPdfjs(): Promise<Pdfjs> {
  * What it adds (`Promise.withResolvers`, the new `Set` methods, iterator helpers) is
  * what Node 20 lacks, and adding a property slows nothing that was there.
  */
-async function keepingBuiltins<T>(load: () => Promise<T>): Promise<T> {
+export async function keepingBuiltins<T>(load: () => Promise<T>): Promise<T> {
   const before = builtinDescriptors();
   try {
     return await load();
@@ -59,7 +59,10 @@ async function keepingBuiltins<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The own properties of `globalThis`, of the objects and constructors it holds, and of their prototypes. */
+/**
+ * The own methods and accessors of `globalThis`, of the objects and constructors it
+ * holds, and of their prototypes.
+ */
 function builtinDescriptors(): Map<object, Map<PropertyKey, PropertyDescriptor>> {
   const owners = new Set<object>([globalThis]);
   for (const key of Reflect.ownKeys(globalThis)) {
@@ -80,7 +83,11 @@ function builtinDescriptors(): Map<object, Map<PropertyKey, PropertyDescriptor>>
     const properties = new Map<PropertyKey, PropertyDescriptor>();
     for (const key of Reflect.ownKeys(owner)) {
       const descriptor = Object.getOwnPropertyDescriptor(owner, key);
-      if (descriptor?.configurable || descriptor?.writable) properties.set(key, descriptor);
+      if (descriptor === undefined || !(descriptor.configurable || descriptor.writable)) continue;
+      // Methods and accessors only: other code on the thread may change a value while the
+      // load runs (a listener count on `process`, a global it sets), and keeps it.
+      if (typeof descriptor.value !== 'function' && descriptor.get === undefined) continue;
+      properties.set(key, descriptor);
     }
     descriptors.set(owner, properties);
   }

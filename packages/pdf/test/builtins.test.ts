@@ -1,5 +1,6 @@
 import { buildPdf, makeDocument } from '@storefront/test-utils';
 import { describe, expect, it } from 'vitest';
+import { keepingBuiltins } from '../src/engine.js';
 import { extractPdf, loadPdfjs } from '../src/index.js';
 
 // Its own file: Vitest runs each file in a fresh process, so pdf.js is loaded here first.
@@ -23,5 +24,28 @@ describe('loading pdf.js', () => {
     const result = await extractPdf(makeDocument(bytes), { format: 'text' });
     expect(result).toMatchObject({ ok: true });
     if (result.ok) expect(result.data.pages[0]?.text).toBe('Kept');
+  });
+});
+
+describe('keepingBuiltins', () => {
+  it('puts back a replaced method and keeps values other code set meanwhile', async () => {
+    const holder = globalThis as { storefrontCounter?: number };
+    holder.storefrontCounter = 1;
+    const push = Array.prototype.push;
+    const listeners = process.listenerCount('storefront-test');
+    const loaded = await keepingBuiltins(async () => {
+      Array.prototype.push = function replaced(this: unknown[], ...items: unknown[]) {
+        return push.apply(this, items);
+      };
+      holder.storefrontCounter = 2;
+      process.on('storefront-test', () => {});
+      return 'loaded';
+    });
+    expect(loaded).toBe('loaded');
+    expect(Array.prototype.push).toBe(push);
+    expect(holder.storefrontCounter).toBe(2);
+    expect(process.listenerCount('storefront-test')).toBe(listeners + 1);
+    process.removeAllListeners('storefront-test');
+    delete holder.storefrontCounter;
   });
 });
