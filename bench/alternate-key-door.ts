@@ -11,7 +11,11 @@
  * Usage (DATABASE_URL a PostgreSQL; wrk on the PATH):
  *   node --conditions=@storefront/source --import tsx bench/alternate-key-door.ts \
  *     <checkout|bare|bare-signed> <checkout|bare|bare-signed> [--rounds=8] [--seconds=3] [--connections=50] \
- *     [--node-options-a=…] [--node-options-b=…]
+ *     [--keys=1] [--node-options-a=…] [--node-options-b=…]
+ *
+ * `--keys=N`: the calls go to N enterprise keys in turn instead of one (a checkout's
+ * `serve-key-door.ts` must take `--keys`); a bare side gets the same rotating header, so
+ * wrk does the same work for both.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -32,6 +36,7 @@ if (sides.length !== 2) {
 const rounds = Number(option('rounds', '8'));
 const seconds = Number(option('seconds', '3'));
 const connections = Number(option('connections', '50'));
+const keyCount = Number(option('keys', '1'));
 const here = fileURLToPath(new URL('..', import.meta.url));
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
@@ -40,6 +45,7 @@ interface Side {
   readonly child: ChildProcess;
   readonly url: string;
   readonly key: string | undefined;
+  readonly keys: readonly string[] | undefined;
 }
 
 /** Start one side and read its `{url, key}` line. */
@@ -54,6 +60,7 @@ async function start(spec: string, nodeOptions: string, name: string): Promise<S
       'tsx',
       bare ? 'bench/serve-bare.ts' : 'bench/serve-key-door.ts',
       ...(spec === 'bare-signed' ? ['--signed'] : []),
+      ...(!bare && keyCount > 1 ? [`--keys=${keyCount}`] : []),
     ],
     {
       cwd,
@@ -64,8 +71,15 @@ async function start(spec: string, nodeOptions: string, name: string): Promise<S
   const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout> });
   for await (const line of lines) {
     if (!line.startsWith('{')) continue;
-    const { url, key } = JSON.parse(line) as { url: string; key?: string };
-    return { name, child, url, key };
+    const { url, key, keys } = JSON.parse(line) as {
+      url: string;
+      key?: string;
+      keys?: string[];
+    };
+    if (!bare && keyCount > 1 && keys?.length !== keyCount) {
+      throw new Error(`${spec}: its serve-key-door.ts does not take --keys`);
+    }
+    return { name, child, url, key, keys };
   }
   throw new Error(`${spec} stopped before it printed its address`);
 }
@@ -94,7 +108,13 @@ async function load(side: Side, runSeconds: number) {
   const machineBefore = machineTicks();
   const result = await runWrk({
     url: `${side.url}/buy/notarize?content=${encodeURIComponent(NOTARIZE_CONTENT)}`,
-    headers: side.key === undefined ? {} : { authorization: `Bearer ${side.key}` },
+    ...(keyCount > 1
+      ? {
+          authorizations: (side.keys ?? Array.from({ length: keyCount }, (_, i) => `key-${i}`)).map(
+            (key) => `Bearer ${key}`,
+          ),
+        }
+      : { headers: side.key === undefined ? {} : { authorization: `Bearer ${side.key}` } }),
     threads: 1,
     connections,
     seconds: runSeconds,

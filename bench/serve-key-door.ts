@@ -1,9 +1,9 @@
 /**
  * Serve the key door of this checkout on PostgreSQL, for comparing two commits under the
  * same load (bench/README.md, "Service overhead"): starts the real server in its
- * own schema with an enterprise key (no rate window), prints `{url, key}` as one JSON
- * line, and stops (dropping the schema) on SIGTERM or Ctrl-C.
- * Usage: node --conditions=@storefront/source --import tsx serve-key-door.ts
+ * own schema with enterprise keys (no rate window), prints `{url, key, keys}` as one JSON
+ * line (`key` the first of `keys`), and stops (dropping the schema) on SIGTERM or Ctrl-C.
+ * Usage: node --conditions=@storefront/source --import tsx serve-key-door.ts [--keys=1]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,8 +39,17 @@ const server = await startServer(
   ),
   { schema, logger: silentLogger() },
 );
-const { key } = await enterpriseKey(server.url, adminToken);
-console.log(JSON.stringify({ url: server.url, key }));
+const count = Number(
+  process.argv.find((a) => a.startsWith('--keys='))?.slice('--keys='.length) ?? '1',
+);
+if (!Number.isInteger(count) || count < 1) throw new Error('--keys= takes a whole number ≥ 1');
+const keys: string[] = [];
+for (let i = 0; i < count; i += 1) {
+  // 20 keys per client address an hour: the keys after the first 20 come from other ones.
+  const from = `127.0.0.${2 + Math.floor(i / 20)}`;
+  keys.push((await enterpriseKey(server.url, adminToken, from)).key);
+}
+console.log(JSON.stringify({ url: server.url, key: keys[0], keys }));
 
 let stopping = false;
 const stop = async () => {

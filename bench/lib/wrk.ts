@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const REPORTER = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
+const ROTATE = fileURLToPath(new URL('./wrk-rotate.lua', import.meta.url));
 const MARKER = 'WRK_RESULT ';
 
 /** One wrk run against one URL. */
@@ -11,6 +12,11 @@ export interface WrkOptions {
   readonly url: string;
   /** Request headers, each passed with `-H`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * `Authorization` values that the requests carry in turn, one per request
+   * (`wrk-rotate.lua`): calls spread over several keys.
+   */
+  readonly authorizations?: readonly string[];
   readonly threads: number;
   readonly connections: number;
   /** Whole seconds (`-d<N>s`). */
@@ -76,13 +82,21 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     `${options.timeoutSeconds ?? 10}s`,
     '--latency',
     '-s',
-    REPORTER,
+    options.authorizations === undefined ? REPORTER : ROTATE,
   ];
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     args.push('-H', `${name}: ${value}`);
   }
   args.push(options.url);
-  const { stdout } = await run('wrk', args, { maxBuffer: 1 << 20 });
+  const env =
+    options.authorizations === undefined
+      ? process.env
+      : {
+          ...process.env,
+          WRK_REPORTER: REPORTER,
+          WRK_AUTHORIZATIONS: options.authorizations.join(','),
+        };
+  const { stdout } = await run('wrk', args, { maxBuffer: 1 << 20, env });
   const line = stdout.split('\n').find((l) => l.startsWith(MARKER));
   if (line === undefined) throw new Error(`wrk printed no result line:\n${stdout}`);
   const r = JSON.parse(line.slice(MARKER.length)) as Reported;
