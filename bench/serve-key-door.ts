@@ -45,8 +45,9 @@ const count = Number(
 if (!Number.isInteger(count) || count < 1) throw new Error('--keys= takes a whole number ≥ 1');
 const keys: string[] = [];
 for (let i = 0; i < count; i += 1) {
-  // 20 keys per client address an hour: the keys after the first 20 come from other ones.
-  const from = `127.0.0.${2 + Math.floor(i / 20)}`;
+  // 20 keys per client address an hour: the keys after the first 20 come from other
+  // loopback addresses (127.0.0.2, …; Linux routes all of 127.0.0.0/8 to loopback).
+  const from = i < 20 ? undefined : `127.0.0.${1 + Math.floor(i / 20)}`;
   keys.push((await enterpriseKey(server.url, adminToken, from)).key);
 }
 console.log(JSON.stringify({ url: server.url, key: keys[0], keys }));

@@ -7,10 +7,10 @@ local values = {}
 for value in string.gmatch(os.getenv("WRK_AUTHORIZATIONS") or "", "[^,]+") do
   values[#values + 1] = value
 end
-local next = 0
+local turn = 0
 
 function request()
-  next = next % #values + 1
-  wrk.headers["Authorization"] = values[next]
+  turn = turn % #values + 1
+  wrk.headers["Authorization"] = values[turn]
   return wrk.format()
 end
