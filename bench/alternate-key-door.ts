@@ -2,7 +2,9 @@
  * Two servers under the same load, in turn (bench/README.md, "Service overhead"):
  * each side is the key door of a checkout (`bench/serve-key-door.ts` run from that
  * checkout, on PostgreSQL), `bare` (`bench/serve-bare.ts` of this checkout), or
- * `bare-signed` (the same with the two signatures of a paid answer); `wrk -t1
+ * `bare-signed` (the same with the two signatures of a paid answer), or `bare-floor` (the
+ * same with the answer's response-provenance claim too: everything every paid answer
+ * carries, the floor of "Service overhead"); `wrk -t1
  * -c50` loads `/buy/notarize` on one side and then the other, the order swapped every
  * round, so both meet the same moments of a noisy machine. Besides requests per second,
  * it reads each server's CPU time from /proc/<pid>/stat around each run: CPU per request
@@ -10,7 +12,7 @@
  *
  * Usage (DATABASE_URL a PostgreSQL; wrk on the PATH):
  *   node --conditions=@storefront/source --import tsx bench/alternate-key-door.ts \
- *     <checkout|bare|bare-signed> <checkout|bare|bare-signed> [--rounds=8] [--seconds=3] [--connections=50] \
+ *     <checkout|bare|bare-signed|bare-floor> <checkout|bare|…> [--rounds=8] [--seconds=3] [--connections=50] \
  *     [--keys=1] [--node-options-a=…] [--node-options-b=…]
  *
  * `--keys=N`: the calls go to N enterprise keys in turn instead of one (a checkout's
@@ -30,7 +32,7 @@ const option = (name: string, fallback: string) =>
 const sides = argv.filter((a) => !a.startsWith('--'));
 if (sides.length !== 2) {
   throw new Error(
-    'usage: alternate-key-door.ts <checkout|bare|bare-signed> <checkout|bare|bare-signed> [--rounds=8]',
+    'usage: alternate-key-door.ts <checkout|bare|bare-signed|bare-floor> <checkout|bare|bare-signed|bare-floor> [--rounds=8]',
   );
 }
 const rounds = Number(option('rounds', '8'));
@@ -50,7 +52,7 @@ interface Side {
 
 /** Start one side and read its `{url, key}` line. */
 async function start(spec: string, nodeOptions: string, name: string): Promise<Side> {
-  const bare = spec === 'bare' || spec === 'bare-signed';
+  const bare = spec === 'bare' || spec === 'bare-signed' || spec === 'bare-floor';
   const cwd = bare ? here : spec;
   const child = spawn(
     process.execPath,
@@ -60,6 +62,7 @@ async function start(spec: string, nodeOptions: string, name: string): Promise<S
       'tsx',
       bare ? 'bench/serve-bare.ts' : 'bench/serve-key-door.ts',
       ...(spec === 'bare-signed' ? ['--signed'] : []),
+      ...(spec === 'bare-floor' ? ['--floor'] : []),
       ...(!bare && keyCount > 1 ? [`--keys=${keyCount}`] : []),
     ],
     {

@@ -3,7 +3,7 @@
  * bare Express 5 app whose `GET /buy/notarize` runs `notarize()` on the query, unsigned
  * and unmetered, as `service.bench.ts`'s bare app does. Prints `{url}` as one JSON line;
  * SIGTERM or Ctrl-C stops it. For `alternate-key-door.ts`.
- * Usage: node --conditions=@storefront/source --import tsx serve-bare.ts [--signed]
+ * Usage: node --conditions=@storefront/source --import tsx serve-bare.ts [--signed | --floor]
  */
 
 import { mkdtempSync } from 'node:fs';
@@ -16,14 +16,18 @@ import { express } from './lib/server-deps.js';
 const app = express();
 app.disable('x-powered-by');
 app.set('query parser', 'simple');
-// `--signed`: with the two signatures of every paid answer (`signedBareNotarize`).
+// `--signed`: with the two signatures of every paid answer (`signedBareNotarize`);
+// `--floor`: with its response-provenance claim too, the three proofs every paid answer
+// carries and nothing else of the service.
+const floor = process.argv.includes('--floor');
 app.get(
   '/buy/notarize',
-  process.argv.includes('--signed')
+  floor || process.argv.includes('--signed')
     ? await signedBareNotarize(
         'http://bare',
         '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318',
         mkdtempSync(join(tmpdir(), 'serve-bare-')),
+        { claim: floor },
       )
     : bareNotarize('http://bare'),
 );

@@ -1,5 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { endSigned, INLINE_SOURCE, notarize, serviceSigner, silentLogger } from './server-deps.js';
+import {
+  claimOf,
+  endSigned,
+  INLINE_SOURCE,
+  notarize,
+  notarizeRoute,
+  PROVENANCE_HEADER,
+  questionOfTarget,
+  serviceSigner,
+  silentLogger,
+} from './server-deps.js';
 
 /** The fixed time the bare side and the in-process loop notarize at. */
 export const WITNESSED_AT = '2026-03-14T12:00:00.000Z';
@@ -35,11 +45,19 @@ export function bareNotarize(
  * nothing else of the service: the receipt (EIP-191, the service's signer with its native
  * backend) in the body, and the answer's RFC 9421 signature (`endSigned`). Against the
  * key door, what is left is the metering, the claim and the pipeline.
+ *
+ * `claim`: the floor (bench/README.md, "Service overhead"): also the answer's
+ * `response-provenance` claim (`claimOf`, the service's one place for it) in its header,
+ * which the RFC 9421 signature covers: the three proofs every paid answer carries
+ * (docs/decisions.md, "Signed HTTP answers (RFC 9421)" and "Response provenance"), and
+ * nothing else. Against the key door, what is left is the metering and the
+ * pipeline.
  */
 export async function signedBareNotarize(
   baseUrl: string,
   signerPrivateKey: string,
   dataDir: string,
+  options: { readonly claim?: boolean } = {},
 ): Promise<
   (req: IncomingMessage & { readonly query: Record<string, unknown> }, res: ServerResponse) => void
 > {
@@ -54,6 +72,14 @@ export async function signedBareNotarize(
     const envelope = { url: INLINE_SOURCE, status: 200, fetchedAt: WITNESSED_AT };
     const attestation = signer.sign(result.text, { route: 'notarize', ...envelope });
     const body = { ok: true, ...envelope, text: result.text, data: result.data, attestation };
+    if (options.claim === true) {
+      const claim = claimOf(questionOfTarget(req.url ?? '/'), notarizeRoute, body, new Date());
+      if (claim === null) throw new Error('the floor made no response-provenance claim');
+      res.setHeader(
+        PROVENANCE_HEADER,
+        Buffer.from(JSON.stringify(claim), 'utf8').toString('base64'),
+      );
+    }
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     void endSigned(req, res, httpSignatureKey, 200, JSON.stringify(body));
   };

@@ -22,6 +22,12 @@ export {
 } from '../../apps/server/src/index.js';
 export { dropSchemasSql, queueSchemaOf } from '../../apps/server/src/jobs/queue.js';
 export { creditsFor, type TierPlans, tierPlans } from '../../apps/server/src/metering/tiers.js';
+export {
+  claimOf,
+  PROVENANCE_HEADER,
+  questionOfTarget,
+} from '../../apps/server/src/pipeline/provenance.js';
+export { notarizeRoute } from '../../apps/server/src/registry/notarize/index.js';
 export { serviceSigner } from '../../apps/server/src/signer-key.js';
 export { inspectHeaders } from '../../packages/headers/src/index.js';
 export { INLINE_SOURCE, notarize } from '../../packages/notarize/src/index.js';
