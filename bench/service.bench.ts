@@ -955,6 +955,7 @@ function unmeasured(reason: string): ServiceTarget[] {
     'notarize: p50 key door - bare Express, 1 connection',
     'notarize: key door throughput',
     'notarize: key door / bare Express throughput',
+    "notarize: key door's time a request beyond the floor",
     'markdown: p50 key door / (safe-fetch + product) - 1, 1 connection',
     'headers: p50 key door / (safe-fetch + product) - 1, 1 connection',
   ].map((name) => ({ name, goal: '-', measured: `not measured (${reason})`, met: null }));
